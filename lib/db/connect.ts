@@ -1,0 +1,131 @@
+import { mkdirSync, openSync, closeSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { applyMigrations } from "./migrations.ts";
+import { pgRunner, pgliteRunner } from "./sql-runner.ts";
+
+/**
+ * The two ways Verdict reaches PostgreSQL:
+ * - `DATABASE_URL` set: that server, through a pg Pool and Prisma's pg driver adapter;
+ * - unset: an embedded PGlite persisted in a data folder, migrations applied when it opens.
+ * Both expose a Prisma client plus the raw handle that bulk loads (COPY) need.
+ */
+export type Database =
+  | { mode: "server"; prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> }
+  | { mode: "embedded"; prisma: PrismaClient; pglite: PGlite; close(): Promise<void> };
+
+export function embeddedDataDir(): string {
+  return process.env.VERDICT_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+}
+
+/**
+ * PGlite takes no lock of its own and two processes on one folder corrupt it silently, so the
+ * opener holds `<dir>.lock` (its pid); a lock whose process is gone is stale and taken over.
+ */
+function takeLock(dataDir: string): () => void {
+  const lockPath = `${dataDir}.lock`;
+  mkdirSync(path.dirname(lockPath), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(readFileSync(lockPath, "utf8"));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `The embedded database at ${dataDir} is open in another process (pid ${holder}). ` +
+            "Stop it first, or set DATABASE_URL to use a PostgreSQL server.",
+        );
+      }
+      unlinkSync(lockPath);
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  const release = inMemory ? () => {} : takeLock(dataDir);
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  try {
+    await applyMigrations(pgliteRunner(pglite));
+  } catch (error) {
+    await pglite.close();
+    release();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const onExit = () => release();
+  process.once("exit", onExit);
+  return {
+    mode: "embedded",
+    prisma,
+    pglite,
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      process.off("exit", onExit);
+      release();
+    },
+  };
+}
+
+export function openServer(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    mode: "server",
+    prisma,
+    pool,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** Opens the configured database; the embedded one is migrated on open. */
+export async function openDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  return url ? openServer(url) : openEmbedded();
+}
+
+/** Applies committed migrations to the configured database. */
+export async function migrateDatabase(): Promise<string[]> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    // openEmbedded migrates as it opens.
+    const db = await openEmbedded();
+    await db.close();
+    return [];
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    return await applyMigrations(pgRunner(pool));
+  } finally {
+    await pool.end();
+  }
+}
