@@ -1,0 +1,69 @@
+/**
+ * xoshiro128** (Blackman & Vigna, 2018), a small, fast, well-tested 32-bit PRNG, seeded by
+ * SplitMix32 so that any integer seed gives a well-mixed state. Deterministic across platforms:
+ * the same seed gives the same stream, so the same input gives the same bootstrap interval.
+ */
+export class Xoshiro128 {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number) {
+    let s = seed >>> 0;
+    const next = () => {
+      // SplitMix32 (Steele, Lea & Flood)
+      s = (s + 0x9e3779b9) >>> 0;
+      let z = s;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return (z ^ (z >>> 16)) >>> 0;
+    };
+    this.a = next();
+    this.b = next();
+    this.c = next();
+    this.d = next();
+    if ((this.a | this.b | this.c | this.d) === 0) this.d = 1;
+  }
+
+  /** Next uniform 32-bit unsigned integer. */
+  nextUint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
+    const t = this.b << 9;
+    this.c ^= this.a;
+    this.d ^= this.b;
+    this.b ^= this.c;
+    this.a ^= this.d;
+    this.c ^= t;
+    this.d = rotl(this.d, 11);
+    return result;
+  }
+
+  /** Uniform double in [0, 1) with 53 random bits. */
+  nextDouble(): number {
+    return ((this.nextUint32() >>> 5) * 67108864 + (this.nextUint32() >>> 6)) / 9007199254740992;
+  }
+
+  /**
+   * Uniform integer in [0, n), exactly uniform for n ≤ 2³²: u mod n with rejection of the
+   * incomplete last run of u (u ≥ limit). Larger n use a 53-bit double.
+   */
+  nextIndex(n: number): number {
+    if (n <= 4294967296) {
+      const limit = 4294967296 - (4294967296 % n);
+      let u = this.nextUint32();
+      while (u >= limit) u = this.nextUint32();
+      return u % n;
+    }
+    return Math.floor(this.nextDouble() * n);
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+/** Seed of replicate b derived from a base seed, so replicates can be split across workers. */
+export function replicateSeed(seed: number, replicate: number): number {
+  return (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(replicate + 1, 0x85ebca77)) >>> 0;
+}

@@ -1,0 +1,78 @@
+import { checkBinaryInput, countPositives, type Labels, type Scores } from "./validate";
+
+/**
+ * Cumulative true/false positive counts at every distinct score: the sort-once core from
+ * which the PR curve, AP, the ROC curve, ROC-AUC and the cost curve are all derived.
+ *
+ * Mirrors scikit-learn's private `_binary_clf_curve`, stored in ascending threshold order
+ * (the order of `precision_recall_curve`'s output): for the i-th smallest distinct score tᵢ,
+ *   tps[i] = #{positives with s ≥ tᵢ},   fps[i] = #{negatives with s ≥ tᵢ}.
+ * Ties are one point. Counts are integers, so every derived ratio is bit-for-bit the one
+ * scikit-learn computes from the same integers.
+ */
+export interface RankedCounts {
+  /** Distinct scores, ascending. */
+  readonly thresholds: Float64Array;
+  readonly tps: Float64Array;
+  readonly fps: Float64Array;
+  readonly positives: number;
+  readonly negatives: number;
+}
+
+/**
+ * Build {@link RankedCounts} with one native sort of the scores and one of the positives'
+ * scores (no comparator, no permutation array):
+ *   #{s ≥ tᵢ} = n − (index of tᵢ's first occurrence in the sorted scores),
+ *   tps[i] = P − #{positive scores < tᵢ}   (pointer walk over the sorted positive scores),
+ *   fps[i] = #{s ≥ tᵢ} − tps[i].
+ * The sorted copy is compacted in place into the thresholds. tps and fps each reserve one
+ * spare slot so that {@link precisionRecallCurveInPlace} can append scikit-learn's end point.
+ * Peak extra memory: 8n (sorted scores) + 8P + 16m bytes for m distinct scores.
+ */
+export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
+  checkBinaryInput(labels, scores);
+  const n = scores.length;
+  const positives = countPositives(labels);
+  const sorted = Float64Array.from(scores).sort();
+  const positiveScores = new Float64Array(positives);
+  for (let i = 0, j = 0; i < n; i++) if (labels[i] === 1) positiveScores[j++] = scores[i] as number;
+  positiveScores.sort();
+
+  let m = n > 0 ? 1 : 0;
+  for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) m++;
+  const tps = new Float64Array(new ArrayBuffer(8 * (m + 1)), 0, m);
+  const fps = new Float64Array(new ArrayBuffer(8 * (m + 1)), 0, m);
+
+  let k = 0;
+  let below = 0; // positives with score < current threshold
+  for (let i = 0; i < n; i++) {
+    const t = sorted[i] as number;
+    if (i > 0 && t === sorted[i - 1]) continue;
+    while (below < positives && (positiveScores[below] as number) < t) below++;
+    const tp = positives - below;
+    sorted[k] = t;
+    tps[k] = tp;
+    fps[k] = n - i - tp;
+    k++;
+  }
+  return { thresholds: sorted.subarray(0, m), tps, fps, positives, negatives: n - positives };
+}
+
+/** Index of the smallest distinct threshold ≥ t (m when none): the operating point for s ≥ t. */
+export function thresholdIndex(counts: RankedCounts, t: number): number {
+  const th = counts.thresholds;
+  let lo = 0;
+  let hi = th.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((th[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** (TP, FP) of the rule "predict positive ⇔ s ≥ t", read from the cumulative counts. */
+export function countsAt(counts: RankedCounts, t: number): { tp: number; fp: number } {
+  const i = thresholdIndex(counts, t);
+  return i < counts.thresholds.length ? { tp: counts.tps[i] as number, fp: counts.fps[i] as number } : { tp: 0, fp: 0 };
+}
