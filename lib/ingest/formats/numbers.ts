@@ -1,0 +1,42 @@
+/**
+ * Strict number reading. Tools write numbers as JSON numbers, as strings ("165.48", "N/A"),
+ * with thousands separators ("1,019.69" in GenAI-Perf CSV) or with a percent sign ("69.38%").
+ * Anything that is not a finite number is an error, never a silent zero: JSON.parse turns
+ * 1e999 into Infinity, so finiteness is checked after parsing too.
+ */
+
+export type NumberResult = { ok: true; value: number } | { ok: false; reason: string };
+
+/** Plain decimal or scientific notation, no hex, no empty string, no "Infinity"/"NaN". */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** Grouped thousands as Python's f"{v:,.2f}" writes them. */
+const GROUPED = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?$/;
+
+export type NumberTextOptions = { thousands?: boolean; percent?: boolean };
+
+export function readNumberText(text: string, options: NumberTextOptions = {}): NumberResult {
+  let t = text.trim();
+  let scale = 1;
+  if (options.percent && t.endsWith("%")) {
+    t = t.slice(0, -1).trim();
+    scale = 0.01;
+  }
+  if (options.thousands && GROUPED.test(t)) t = t.replaceAll(",", "");
+  if (!DECIMAL.test(t)) {
+    if (/^[+-]?(inf(inity)?|nan)$/i.test(t)) return { ok: false, reason: "not a finite number" };
+    return { ok: false, reason: t === "" ? "empty value" : "not a number" };
+  }
+  const value = Number(t) * scale;
+  if (!Number.isFinite(value)) return { ok: false, reason: "not a finite number (overflow)" };
+  return { ok: true, value };
+}
+
+/** A JSON value that must be a number; numeric strings are accepted only when `allowString`. */
+export function readNumberValue(value: unknown, allowString = false): NumberResult {
+  if (typeof value === "number") {
+    return Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: "not a finite number (overflow)" };
+  }
+  if (typeof value === "string" && allowString) return readNumberText(value);
+  if (value === null || value === undefined) return { ok: false, reason: "missing" };
+  return { ok: false, reason: `expected a number, got ${typeof value}` };
+}

@@ -1,0 +1,42 @@
+import type { Pct } from "./types";
+
+/**
+ * Percentile with linear interpolation between closest ranks — numpy's default
+ * (`np.percentile(x, q)`, method "linear"), which vLLM and LLMPerf (via pandas/numpy) use:
+ * h = (n − 1)·q/100, result = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) on the sorted values.
+ */
+export function percentile(sorted: readonly number[], q: number): number | undefined {
+  const n = sorted.length;
+  if (n === 0) return undefined;
+  const h = ((n - 1) * q) / 100;
+  const lo = Math.floor(h);
+  const a = sorted[lo] as number;
+  const b = sorted[Math.min(lo + 1, n - 1)] as number;
+  return a + (h - lo) * (b - a);
+}
+
+/** Mean and p50/p90/p95/p99 of raw values, scaled (e.g. ×1000 for seconds → ms). */
+export function summarize(values: readonly number[], scale = 1): Pct {
+  if (values.length === 0) return {};
+  const sorted = values.map((v) => v * scale).sort((x, y) => x - y);
+  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
+  return {
+    mean,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+/** Drops undefined members so records compare and serialise cleanly. */
+export function compactPct(p: Pct): Pct {
+  const out: Pct = {};
+  for (const key of ["mean", "p50", "p90", "p95", "p99"] as const) {
+    const v = p[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+export const PERCENTILE_NOTE = "percentiles recomputed with numpy's default linear interpolation";
