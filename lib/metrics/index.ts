@@ -16,3 +16,4 @@ export * from "./bootstrap";
 export * from "./mcnemar";
 export * from "./slices";
 export * from "./downsample";
+export * from "./evaluate";

@@ -1,0 +1,38 @@
+/**
+ * `verdict` command line: a small dispatcher, one module per command in ./commands.
+ * Each command exports `run(argv): Promise<number>` (the process exit code).
+ */
+type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  metrics: { summary: "compute evaluation metrics of labelled scores (CSV or JSONL)", load: () => import("./commands/metrics") },
+};
+
+export function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return ["usage: verdict <command> [options]", "", "commands:", ...lines, "", "Run `verdict <command> --help` for a command's options."].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage() + "\n");
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`verdict: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`verdict: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
