@@ -6,6 +6,7 @@ import { fileFailure } from "./issues";
 import { lmEvalHarness } from "./lm-eval-harness";
 import { openLlmLeaderboardV1 } from "./open-llm-leaderboard-v1";
 import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
+import { vllmBenchServe } from "./vllm-bench-serve";
 import type { FormatParser, LeaderboardRecord, ParseOptions, ParseResult, ServingRecord } from "./types";
 
 export type * from "./types";
@@ -21,7 +22,7 @@ export const leaderboardFormats: readonly FormatParser<LeaderboardRecord>[] = [
   genericLeaderboardCsv,
 ];
 
-export const servingFormats: readonly FormatParser<ServingRecord>[] = [];
+export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe];
 
 export type Detection = { format: string; label: string; confidence: number };
 

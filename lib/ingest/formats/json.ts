@@ -81,7 +81,7 @@ export class JsonFields {
   num(obj: JsonObject, key: string, record: string, options: NumOptions = {}): number | undefined {
     const raw = obj[key];
     if (raw === undefined || raw === null) {
-      if (options.required) this.issues.add({ record, field: key, value: show(raw), reason: "missing required field" });
+      if (options.required) this.issues.add({ record, field: key, reason: "missing required field" });
       return undefined;
     }
     const read = readNumberValue(raw, options.allowString);
