@@ -7,6 +7,7 @@ import { lmEvalHarness } from "./lm-eval-harness";
 import { openLlmLeaderboardV1 } from "./open-llm-leaderboard-v1";
 import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
 import { vllmBenchServe } from "./vllm-bench-serve";
+import { guidellm } from "./guidellm";
 import type { FormatParser, LeaderboardRecord, ParseOptions, ParseResult, ServingRecord } from "./types";
 
 export type * from "./types";
@@ -22,7 +23,7 @@ export const leaderboardFormats: readonly FormatParser<LeaderboardRecord>[] = [
   genericLeaderboardCsv,
 ];
 
-export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe];
+export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm];
 
 export type Detection = { format: string; label: string; confidence: number };
 
