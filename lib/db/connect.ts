@@ -129,3 +129,9 @@ export async function migrateDatabase(): Promise<string[]> {
     await pool.end();
   }
 }
+
+/** Raw SQL on either driver, bypassing Prisma's row objects (for large reads). */
+export async function rawQuery<T>(database: Database, sql: string, params: unknown[] = []): Promise<T[]> {
+  if (database.mode === "embedded") return (await database.pglite.query<T>(sql, params)).rows;
+  return (await database.pool.query(sql, params)).rows as T[];
+}

@@ -1,5 +1,6 @@
 import { percentileInterval, type Interval } from "./intervals";
 import { prevalenceWeights } from "./prevalence";
+import { radixSortFloat64 } from "./sort";
 import { Xoshiro128, replicateSeed } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
@@ -24,10 +25,10 @@ export function prepareRanking(labels: Labels, scores: Scores): PreparedRanking 
   for (let i = 0; i < labels.length; i++) positives += labels[i] === 1 ? 1 : 0;
   const sorted = new Float64Array(positives);
   for (let i = 0, j = 0; i < labels.length; i++) if (labels[i] === 1) sorted[j++] = scores[i] as number;
-  sorted.sort();
+  const ascending = radixSortFloat64(sorted, new Float64Array(positives));
   let k = 0;
-  for (let i = 0; i < positives; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[k++] = sorted[i] as number;
-  const distinct = sorted.subarray(0, k); // ascending
+  for (let i = 0; i < positives; i++) if (i === 0 || ascending[i] !== ascending[i - 1]) ascending[k++] = ascending[i] as number;
+  const distinct = ascending.subarray(0, k);
   const positiveGroup = new Uint32Array(positives);
   const negativeSegment = new Uint32Array(labels.length - positives);
   for (let i = 0, p = 0, q = 0; i < labels.length; i++) {

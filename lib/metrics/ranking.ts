@@ -1,3 +1,4 @@
+import { radixSortFloat64 } from "./sort";
 import { checkBinaryInput, countPositives, type Labels, type Scores } from "./validate";
 
 /**
@@ -20,27 +21,33 @@ export interface RankedCounts {
 }
 
 /**
- * Build {@link RankedCounts} with one native sort of the scores and one of the positives'
+ * Build {@link RankedCounts} with one radix sort of the scores and one of the positives'
  * scores (no comparator, no permutation array):
  *   #{s ≥ tᵢ} = n − (index of tᵢ's first occurrence in the sorted scores),
  *   tps[i] = P − #{positive scores < tᵢ}   (pointer walk over the sorted positive scores),
  *   fps[i] = #{s ≥ tᵢ} − tps[i].
  * The sorted copy is compacted in place into the thresholds. tps and fps each reserve one
  * spare slot so that {@link precisionRecallCurveInPlace} can append scikit-learn's end point.
- * Peak extra memory: 8n (sorted scores) + 8P + 16m bytes for m distinct scores.
+ * Peak extra memory: 16n (sorted scores + the sort's scratch, reused for tps) + 8m (fps) + 8P.
  */
 export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
   checkBinaryInput(labels, scores);
   const n = scores.length;
   const positives = countPositives(labels);
-  const sorted = Float64Array.from(scores).sort();
+  // Two buffers of n+1 doubles: the sort ping-pongs between them; the one not holding the
+  // result is then reused for tps (m + 1 ≤ n + 1 slots).
+  const a = new Float64Array(new ArrayBuffer(8 * (n + 1)), 0, n);
+  const b = new Float64Array(new ArrayBuffer(8 * (n + 1)), 0, n);
+  for (let i = 0; i < n; i++) a[i] = scores[i] as number;
+  const sorted = radixSortFloat64(a, b);
+  const spare = sorted === a ? b : a;
   const positiveScores = new Float64Array(positives);
   for (let i = 0, j = 0; i < n; i++) if (labels[i] === 1) positiveScores[j++] = scores[i] as number;
-  positiveScores.sort();
+  const sortedPositives = radixSortFloat64(positiveScores);
 
   let m = n > 0 ? 1 : 0;
   for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) m++;
-  const tps = new Float64Array(new ArrayBuffer(8 * (m + 1)), 0, m);
+  const tps = new Float64Array(spare.buffer, 0, m);
   const fps = new Float64Array(new ArrayBuffer(8 * (m + 1)), 0, m);
 
   let k = 0;
@@ -48,7 +55,7 @@ export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
   for (let i = 0; i < n; i++) {
     const t = sorted[i] as number;
     if (i > 0 && t === sorted[i - 1]) continue;
-    while (below < positives && (positiveScores[below] as number) < t) below++;
+    while (below < positives && (sortedPositives[below] as number) < t) below++;
     const tp = positives - below;
     sorted[k] = t;
     tps[k] = tp;

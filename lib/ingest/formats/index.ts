@@ -8,6 +8,7 @@ import { openLlmLeaderboardV1 } from "./open-llm-leaderboard-v1";
 import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
 import { vllmBenchServe } from "./vllm-bench-serve";
 import { guidellm } from "./guidellm";
+import { llmperf } from "./llmperf";
 import type { FormatParser, LeaderboardRecord, ParseOptions, ParseResult, ServingRecord } from "./types";
 
 export type * from "./types";
@@ -23,7 +24,7 @@ export const leaderboardFormats: readonly FormatParser<LeaderboardRecord>[] = [
   genericLeaderboardCsv,
 ];
 
-export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm];
+export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm, llmperf];
 
 export type Detection = { format: string; label: string; confidence: number };
 

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { currentActor } from "@/lib/server/session";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+/** Reduce Auth.js's absolute callbackUrl to a same-site path. */
+function toPath(value: string | string[] | undefined): string {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return "/decisions";
+  try {
+    const url = new URL(raw, "http://local");
+    const path = url.pathname + url.search;
+    return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/sign-in") ? path : "/decisions";
+  } catch {
+    return "/decisions";
+  }
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = toPath(params.callbackUrl);
+  if (await currentActor()) redirect(callbackUrl);
+  return (
+    <section className="sign-in card">
+      <h1>Sign in to Verdict</h1>
+      <p className="muted">Evidence a procurement committee can defend.</p>
+      <SignInForm callbackUrl={callbackUrl} />
+    </section>
+  );
+}

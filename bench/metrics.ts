@@ -1,0 +1,73 @@
+/**
+ * `npm run bench:metrics` (issue 3 §4): this engine versus scikit-learn on the same data.
+ *  - PR curve + AP + ROC-AUC at n = 1,000,000 and 10,000,000 (3% positives, distinct scores);
+ *  - a 1,000-resample stratified bootstrap of AP at n = 100,000.
+ * Each side runs alone in its own child process, one after the other (the machine has 2 cores);
+ * the engine's peak memory is that child's maxRSS minus its RSS once the inputs are loaded,
+ * compared with the input arrays (Uint8 labels + Float64 scores = 9 bytes per item).
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { ensureData } from "./data";
+
+const root = path.resolve(import.meta.dirname, "..");
+const PYTHON = "/usr/bin/python3";
+const B = 1000;
+
+interface ChildResult {
+  seconds: number;
+  baselineRss?: number;
+  maxRss?: number;
+  result: Record<string, unknown>;
+}
+
+function engine(task: string, n: number, extra: string[] = []): ChildResult {
+  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench/engine-child.ts"), task, String(n), ...extra], { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out) as ChildResult;
+}
+
+function sklearn(task: string, n: number, files: { labels: string; scores: string }, extra: string[] = []): ChildResult {
+  const out = execFileSync(PYTHON, [path.join(root, "bench/sklearn_bench.py"), task, files.labels, files.scores, ...extra], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out) as ChildResult;
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const s = (seconds: number) => `${seconds.toFixed(3)} s`;
+
+function memoryLine(r: ChildResult, n: number): string {
+  const input = 9 * n;
+  const extra = (r.maxRss ?? 0) - (r.baselineRss ?? 0);
+  return `engine peak memory: +${mb(extra)} over the loaded inputs (${mb(input)}) = ${(extra / input).toFixed(2)}× input arrays; process maxRSS ${mb(r.maxRss ?? 0)}`;
+}
+
+function compare(title: string, e: ChildResult, k: ChildResult, target: number): boolean {
+  const ratio = e.seconds / k.seconds;
+  const ok = ratio <= target;
+  console.log(`${title}`);
+  console.log(`  engine       ${s(e.seconds)}   ${JSON.stringify(e.result)}`);
+  console.log(`  scikit-learn ${s(k.seconds)}   ${JSON.stringify(k.result)}`);
+  console.log(`  ratio engine/scikit-learn = ${ratio.toFixed(4)} (target ≤ ${target}) ${ok ? "PASS" : "FAIL"}`);
+  return ok;
+}
+
+let allPass = true;
+console.log(`metrics benchmark — node ${process.version}, ${PYTHON} scikit-learn; inputs: Uint8 labels + Float64 scores, 3% positives\n`);
+for (const n of [1_000_000, 10_000_000]) {
+  const files = ensureData(n);
+  const e = engine("curves", n);
+  const k = sklearn("curves", n, files);
+  const pass = compare(`PR curve + AP + ROC-AUC, n = ${n.toLocaleString("en-US")}`, e, k, n === 10_000_000 ? 0.2 : Infinity);
+  const memory = ((e.maxRss ?? 0) - (e.baselineRss ?? 0)) / (9 * n);
+  console.log(`  ${memoryLine(e, n)} ${memory <= 3 ? "PASS" : "FAIL"} (target ≤ 3×)\n`);
+  allPass &&= pass && memory <= 3;
+}
+{
+  const n = 100_000;
+  const files = ensureData(n);
+  const e = engine("bootstrap", n, [String(B)]);
+  const k = sklearn("bootstrap", n, files, [String(B)]);
+  allPass &&= compare(`stratified bootstrap of AP, B = ${B}, n = ${n.toLocaleString("en-US")}`, e, k, 0.1);
+  console.log(`  ${memoryLine(e, n)}\n`);
+}
+console.log(allPass ? "all targets met" : "some targets missed");
+process.exitCode = allPass ? 0 : 1;

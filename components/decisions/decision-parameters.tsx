@@ -1,0 +1,45 @@
+import { formatMoney, formatMs, formatPercent } from "@/lib/format";
+
+interface Parameters {
+  positiveClass: string;
+  prevalence: number;
+  costFn: number;
+  costFp: number;
+  currency: string;
+  recallFloor: number;
+  precisionFloor: number | null;
+  operatingThreshold: number;
+  sloP95E2eMs: number | null;
+  sloP95TtftMs: number | null;
+  sloMinThroughputRps: number | null;
+  sloThroughputConcurrency: number | null;
+  sloMaxCostPer1kRequests: number | null;
+  quorum: number;
+}
+
+export function DecisionParameters({ decision: d }: { decision: Parameters }) {
+  const rows: [string, string][] = [
+    ["Positive class", d.positiveClass],
+    ["Deployment prevalence π", formatPercent(d.prevalence)],
+    ["Cost of a false negative (C_FN)", formatMoney(d.costFn, d.currency)],
+    ["Cost of a false positive (C_FP)", formatMoney(d.costFp, d.currency)],
+    ["Recall floor at π", String(d.recallFloor)],
+    ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
+    ["Operating threshold", String(d.operatingThreshold)],
+    ["SLO p95 end-to-end latency", d.sloP95E2eMs === null ? "none" : `≤ ${formatMs(d.sloP95E2eMs)}`],
+    ["SLO p95 time to first token", d.sloP95TtftMs === null ? "none" : `≤ ${formatMs(d.sloP95TtftMs)}`],
+    ["SLO throughput", d.sloMinThroughputRps === null ? "none" : `≥ ${d.sloMinThroughputRps} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}`],
+    ["SLO cost per 1,000 requests", d.sloMaxCostPer1kRequests === null ? "none" : `≤ ${formatMoney(d.sloMaxCostPer1kRequests, d.currency)}`],
+    ["Quorum of approvers", String(d.quorum)],
+  ];
+  return (
+    <dl className="params">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

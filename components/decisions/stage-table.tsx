@@ -1,0 +1,59 @@
+import { STAGES } from "@/lib/evidence/stages";
+import type { StageHeadlines } from "@/lib/evidence/stage-summary";
+
+const OWNS_CLASS = { no: "badge-no", partial: "badge-partial", yes: "badge-yes" } as const;
+
+/** The SPEC §3 table, one row per stage, with a headline figure per candidate from stored evidence. */
+export function StageTable({ candidates, headlines }: { candidates: { id: string; name: string; provider: string }[]; headlines: StageHeadlines }) {
+  return (
+    <div style={{ overflowX: "auto" }}>
+      <table className="stage-table">
+        <caption>Evidence per stage and candidate</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Stage</th>
+            <th scope="col">Question answered</th>
+            <th scope="col">Evidence class</th>
+            <th scope="col">Owns the verdict?</th>
+            {candidates.map((c) => (
+              <th scope="col" key={c.id}>{c.name}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {STAGES.map((stage) => (
+            <tr key={stage.key} data-stage={stage.key}>
+              <td>{stage.number}</td>
+              <th scope="row">
+                {stage.name}
+                <small className="muted" style={{ display: "block", fontWeight: 400 }}>{stage.examples}</small>
+              </th>
+              <td>{stage.question}</td>
+              <td>{stage.evidenceClass}</td>
+              <td><span className={`badge ${OWNS_CLASS[stage.owns]}`}>{stage.ownsVerdict}</span></td>
+              {candidates.map((c) => {
+                const h = headlines[stage.key].get(c.id);
+                return (
+                  <td key={c.id} className="figure">
+                    {h ? (
+                      <>
+                        <span className={h.tone ?? undefined}>
+                          {h.tone === "fail" ? "✗ " : h.tone === "pass" ? "✓ " : h.tone === "warn" ? "! " : ""}
+                          {h.text}
+                        </span>
+                        {h.detail && <small>{h.detail}</small>}
+                      </>
+                    ) : (
+                      <span className="muted">No evidence</span>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const STAGE_NAMES = ["Leaderboard score", "Preference / Elo ranking", "Task-specific accuracy", "Class-balance stress test", "Operational benchmark"];
+
+test("the analyst sees the demo decision with its five stages and a figure per candidate", async ({ page }) => {
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Moderation classifier for the trust & safety queue" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Moderation classifier for the trust & safety queue");
+
+  const table = page.getByRole("table", { name: "Evidence per stage and candidate" });
+  const rowHeaders = table.getByRole("rowheader");
+  await expect(rowHeaders).toHaveCount(5);
+  for (const [i, name] of STAGE_NAMES.entries()) await expect(rowHeaders.nth(i)).toContainText(name);
+
+  // The figures on the page are the stored evidence, read back through the API.
+  const response = await page.request.get("/api/v1/decisions/demo-moderation");
+  expect(response.status()).toBe(200);
+  const { decision } = await response.json();
+  expect(decision.candidates).toHaveLength(4);
+  expect(JSON.stringify(decision)).not.toContain("passwordHash");
+  for (const candidate of decision.candidates) {
+    const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === candidate.id);
+    const ap = run.metrics.averagePrecision.toFixed(3);
+    const header = table.getByRole("columnheader", { name: candidate.name });
+    await expect(header).toBeVisible();
+    await expect(table.locator('tr[data-stage="task-accuracy"]')).toContainText(`AP ${ap}`);
+  }
+  // The thesis in one row: the leaderboard leader misses the recall floor at π; one candidate fails an SLO.
+  await expect(table.locator('tr[data-stage="leaderboard"]')).toContainText("#1 of 4");
+  await expect(table.locator('tr[data-stage="class-balance"]')).toContainText("✗");
+  await expect(table.locator('tr[data-stage="operational"]')).toContainText("fails p95 E2E latency");
+  await page.screenshot({ path: "test-results/decision-page.png", fullPage: true });
+});

@@ -1,0 +1,64 @@
+/**
+ * Turns joined (item, prediction) rows into the metrics engine's input. Pure.
+ *
+ * SPEC §4: a parse failure counts as an error — its predicted label is the wrong class. For the
+ * ranking metrics it gets the score that makes it wrong at every threshold: below every observed
+ * score for a positive, above every observed score for a negative. An item of the dataset with no
+ * prediction (a missing id) is treated the same way and reported separately, never dropped.
+ * Hard labels only (no score): the score is the predicted label (1 or 0), so the PR "curve" is the
+ * operating point plus the end points.
+ */
+export interface JoinedRow {
+  label: boolean;
+  score: number | null;
+  predicted: boolean | null;
+  parseFailure: boolean;
+  missing: boolean;
+  slice: string | null;
+}
+
+export interface RunInput {
+  labels: Uint8Array;
+  scores: Float64Array;
+  slices: (string | null)[];
+  /** 1 where the item has a usable prediction (not a parse failure, not missing). */
+  valid: Uint8Array;
+  scoreKind: "scores" | "hard-labels";
+  parseFailures: number;
+  missing: number;
+}
+
+export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
+  const n = rows.length;
+  const labels = new Uint8Array(n);
+  const scores = new Float64Array(n);
+  const slices: (string | null)[] = new Array(n);
+  const valid = new Uint8Array(n);
+  const hasScores = rows.some((r) => r.score !== null);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const r of rows) {
+    const s = hasScores ? r.score : r.predicted === null ? null : r.predicted ? 1 : 0;
+    if (s !== null && !r.parseFailure && !r.missing) {
+      if (s < lo) lo = s;
+      if (s > hi) hi = s;
+    }
+  }
+  if (!Number.isFinite(lo)) {
+    lo = 0;
+    hi = 1;
+  }
+  let parseFailures = 0;
+  let missing = 0;
+  rows.forEach((r, i) => {
+    labels[i] = r.label ? 1 : 0;
+    slices[i] = r.slice;
+    const raw = hasScores ? r.score : r.predicted === null ? null : r.predicted ? 1 : 0;
+    const failed = r.parseFailure || r.missing || raw === null;
+    valid[i] = failed ? 0 : 1;
+    if (r.missing) missing++;
+    else if (failed) parseFailures++;
+    scores[i] = failed ? (r.label ? lo - 1 : hi + 1) : raw!;
+  });
+  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing };
+}

@@ -1,0 +1,103 @@
+import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
+import type { RunMetrics } from "./run-metrics";
+import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
+import type { StageKey } from "./stages";
+
+/**
+ * One headline figure per stage and candidate for the decision page's stage table, from stored
+ * evidence only. Pure: the page passes in what lib/server read.
+ */
+export interface Headline {
+  text: string;
+  detail?: string;
+  tone?: "pass" | "fail" | "warn";
+}
+
+export interface PackInput extends Slos {
+  currency: string;
+  recallFloor: number;
+  precisionFloor: number | null;
+  prevalence: number;
+  candidates: Array<Pricing & { id: string; name: string }>;
+  scores: Array<{ candidateId: string; stage: "LEADERBOARD" | "PREFERENCE"; suite: string; metric: string; value: number; ciLow: number | null; ciHigh: number | null; higherIsBetter: boolean }>;
+  runs: Array<{ candidateId: string; metrics: RunMetrics | null }>;
+  serving: Array<ServingRow & { candidateId: string }>;
+}
+
+export type StageHeadlines = Record<StageKey, Map<string, Headline | null>>;
+
+/** Ranks 1..n of values (ties share the best rank); higher is better unless told otherwise. */
+export function ranks(values: ReadonlyMap<string, number>, higherIsBetter = true): Map<string, number> {
+  const sorted = [...values.values()].sort((a, b) => (higherIsBetter ? b - a : a - b));
+  return new Map([...values].map(([id, v]) => [id, sorted.indexOf(v) + 1]));
+}
+
+/** The suite most candidates have a score on (ties: alphabetical) — the stage's headline suite. */
+function headlineSuite(scores: PackInput["scores"]): string | null {
+  const count = new Map<string, Set<string>>();
+  for (const s of scores) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
+  return [...count].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+}
+
+function scoreStage(pack: PackInput, stage: "LEADERBOARD" | "PREFERENCE"): Map<string, Headline | null> {
+  const scores = pack.scores.filter((s) => s.stage === stage);
+  const suite = headlineSuite(scores);
+  const bySuite = new Map(scores.filter((s) => s.suite === suite).map((s) => [s.candidateId, s]));
+  const rank = ranks(new Map([...bySuite].map(([id, s]) => [id, s.value])), bySuite.values().next().value?.higherIsBetter ?? true);
+  return new Map(
+    pack.candidates.map((c) => {
+      const s = bySuite.get(c.id);
+      if (!s) return [c.id, null];
+      const digits = Math.abs(s.value) >= 100 ? 0 : 3;
+      const ci = s.ciLow !== null && s.ciHigh !== null ? ` ${formatInterval([s.ciLow, s.ciHigh], digits)}` : "";
+      return [c.id, { text: `${suite} ${formatNumber(s.value, digits)}${ci}`, detail: `#${rank.get(c.id)} of ${bySuite.size} · ${s.metric}` }];
+    }),
+  );
+}
+
+export function stageHeadlines(pack: PackInput): StageHeadlines {
+  const runFor = new Map(pack.runs.map((r) => [r.candidateId, r.metrics]));
+  const taskAccuracy = new Map<string, Headline | null>();
+  const classBalance = new Map<string, Headline | null>();
+  const operational = new Map<string, Headline | null>();
+  for (const c of pack.candidates) {
+    const m = runFor.get(c.id) ?? null;
+    if (!m) {
+      taskAccuracy.set(c.id, null);
+      classBalance.set(c.id, null);
+    } else {
+      const recall = m.atThreshold.recall;
+      taskAccuracy.set(c.id, {
+        text: `AP ${formatNumber(m.averagePrecision)} ${formatInterval(m.averagePrecisionCi)}`,
+        detail: `precision ${formatNumber(m.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${m.threshold}`,
+      });
+      const floorMet = recall !== null && recall >= pack.recallFloor;
+      const lowerMet = m.atThreshold.recallCi !== null && m.atThreshold.recallCi[0] >= pack.recallFloor;
+      classBalance.set(c.id, {
+        text: `precision ${formatNumber(m.atPrevalence.precision)} at π = ${pack.prevalence}`,
+        detail: `recall ${formatNumber(recall)} (floor ${pack.recallFloor}${floorMet && !lowerMet ? ", interval below it" : ""}) · expected cost ${formatMoney(m.atPrevalence.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
+        tone: !floorMet ? "fail" : lowerMet ? "pass" : "warn",
+      });
+    }
+    const rows = pack.serving.filter((r) => r.candidateId === c.id);
+    const row = rowAtSloConcurrency(pack, rows);
+    if (!row) {
+      operational.set(c.id, null);
+    } else {
+      const checks = checkSlos(pack, c, row);
+      const failed = checks.filter((k) => !k.pass);
+      operational.set(c.id, {
+        text: `p95 E2E ${formatMs(row.e2eMs.p95)} at concurrency ${row.concurrency ?? "—"}`,
+        detail: `${formatNumber(row.requestThroughput, 1)} req/s · ${formatMoney(costPer1kRequests(c, row), pack.currency, 3)} per 1,000 requests · ${failed.length === 0 ? "meets every SLO" : `fails ${failed.map((k) => k.label).join(", ")}`}`,
+        tone: failed.length === 0 ? "pass" : "fail",
+      });
+    }
+  }
+  return {
+    leaderboard: scoreStage(pack, "LEADERBOARD"),
+    preference: scoreStage(pack, "PREFERENCE"),
+    "task-accuracy": taskAccuracy,
+    "class-balance": classBalance,
+    operational,
+  };
+}

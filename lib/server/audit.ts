@@ -1,0 +1,88 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "@/lib/canonical-json";
+import type { AuditAction } from "@/lib/audit-actions";
+import type { RoleName } from "@/lib/auth/permissions";
+import type { Tx } from "./db";
+
+export const GENESIS_HASH = "0".repeat(64);
+// Serialises audit writers so the chain never forks: each event reads the previous hash under
+// this transaction-scoped lock, released at commit.
+const AUDIT_CHAIN_LOCK = 7_348_002;
+
+export interface AuditActor {
+  id: string | null;
+  roles: readonly RoleName[];
+}
+
+export interface RequestInfo {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export interface AuditInput {
+  actor: AuditActor;
+  action: AuditAction;
+  entityType: string;
+  entityId: string;
+  decisionId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  request?: RequestInfo;
+}
+
+/** The fields an event's hash covers, in canonical JSON (the verify action recomputes the same). */
+export function auditHashPayload(event: {
+  actorId: string | null;
+  actorRoles: readonly string[];
+  action: string;
+  entityType: string;
+  entityId: string;
+  decisionId: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: Date;
+}): string {
+  return canonicalJson({ ...event, createdAt: event.createdAt.toISOString() });
+}
+
+/** hash = SHA-256(previous hash ‖ canonical JSON of the event). */
+export function chainHash(prevHash: string, payload: string): string {
+  return createHash("sha256").update(prevHash).update(payload).digest("hex");
+}
+
+/**
+ * Appends an audit event inside the caller's transaction — the transaction is a required
+ * argument so the event commits or rolls back with the change it records.
+ */
+export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
+  const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
+  const prevHash = last?.hash ?? GENESIS_HASH;
+  const event = {
+    actorId: input.actor.id,
+    actorRoles: [...input.actor.roles],
+    action: input.action,
+    entityType: input.entityType,
+    entityId: input.entityId,
+    decisionId: input.decisionId ?? null,
+    // JSON round trip: what is stored (jsonb) is exactly what was hashed.
+    before: input.before === undefined ? null : JSON.parse(canonicalJson(input.before)),
+    after: input.after === undefined ? null : JSON.parse(canonicalJson(input.after)),
+    ip: input.request?.ip ?? null,
+    userAgent: input.request?.userAgent ?? null,
+    createdAt: new Date(),
+  };
+  const hash = chainHash(prevHash, auditHashPayload(event));
+  await tx.auditEvent.create({
+    data: {
+      ...event,
+      before: event.before ?? undefined,
+      after: event.after ?? undefined,
+      prevHash,
+      hash,
+    },
+  });
+}

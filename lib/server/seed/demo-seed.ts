@@ -1,0 +1,150 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { csvRow, withRawTransaction } from "@/lib/db/bulk-copy";
+import type { Database } from "@/lib/db/connect";
+import {
+  DEMO_DECISION_ID,
+  DEMO_SEED,
+  demoCandidates,
+  demoDecision,
+  demoLeaderboardRows,
+  generateDemoItems,
+  generateDemoPredictions,
+  generateDemoServing,
+  type DemoPrediction,
+} from "@/lib/demo/moderation";
+import type { RoleName } from "@/lib/auth/permissions";
+import { recordAudit } from "../audit";
+import { hashPassword } from "../passwords";
+import { computeEvalRun } from "../eval-runs";
+import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const SYSTEM = { id: null, roles: [] as RoleName[] };
+
+/** Creates the demo users (demo mode only); existing ones are left as they are. */
+async function ensureDemoUsers(database: Database): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const user of DEMO_USERS) {
+    const found = await database.prisma.user.findUnique({ where: { email: user.email }, select: { id: true } });
+    if (found) {
+      ids.set(user.email, found.id);
+      continue;
+    }
+    const passwordHash = await hashPassword(user.password);
+    const created = await database.prisma.$transaction(async (tx) => {
+      const row = await tx.user.create({ data: { email: user.email, name: user.name, roles: user.roles, passwordHash }, select: { id: true } });
+      await recordAudit(tx, { actor: SYSTEM, action: "user.create", entityType: "User", entityId: row.id, after: { email: user.email, name: user.name, roles: user.roles, demo: true } });
+      return row;
+    });
+    ids.set(user.email, created.id);
+  }
+  return ids;
+}
+
+/**
+ * Seeds the demo decision idempotently: a finished seed is recognised by its `demo.seed` audit
+ * event (written last); an interrupted one is removed and redone.
+ */
+export async function seedDemo(database: Database, log: (line: string) => void = console.log): Promise<"seeded" | "already-seeded"> {
+  if (!isDemoMode()) throw new Error("The demo seed runs only in demo mode (VERDICT_DEMO=1); it creates logins with published passwords.");
+  const users = await ensureDemoUsers(database);
+  const analystId = users.get("analyst@verdict.demo")!;
+  const prisma = database.prisma;
+
+  const existing = await prisma.decision.findUnique({
+    where: { id: DEMO_DECISION_ID },
+    select: { id: true, auditEvents: { where: { action: "demo.seed" }, select: { id: true }, take: 1 } },
+  });
+  if (existing && existing.auditEvents.length > 0) return "already-seeded";
+  if (existing) {
+    log("Removing an interrupted demo seed…");
+    await prisma.decision.delete({ where: { id: DEMO_DECISION_ID } });
+  }
+
+  log("Generating the demo evidence (20,000 labelled items, 4 candidates)…");
+  const items = generateDemoItems();
+  // The "uploaded file" (hashed for provenance) as an analyst would have it.
+  const itemsCsv = "id,label,slice,text\n" + items.map((item) => csvRow([item.itemId, item.label ? "violating" : "ok", item.slice, item.text])).join("");
+  const retrievedAt = new Date("2026-11-20T00:00:00Z");
+
+  const { versionId, runs } = await prisma.$transaction(
+    async (tx) => {
+      await tx.decision.create({ data: { ...demoDecision, createdById: analystId } });
+      const datasetImport = await tx.import.create({
+        data: { decisionId: DEMO_DECISION_ID, kind: "DATASET", format: "demo-generator", fileName: "moderation-eval-v1.csv", sha256: sha256(itemsCsv), sizeBytes: BigInt(Buffer.byteLength(itemsCsv)), status: "SUCCEEDED", rowCount: items.length, importedById: analystId },
+      });
+      const dataset = await tx.dataset.create({ data: { decisionId: DEMO_DECISION_ID, name: "Moderation eval set (labelled by the T&S team)" } });
+      const version = await tx.datasetVersion.create({
+        data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: items.filter((i) => i.label).length, sliceColumn: "slice", importId: datasetImport.id },
+      });
+      const runs: Array<{ runId: number; predictions: DemoPrediction[] }> = [];
+      for (const [index, model] of demoCandidates.entries()) {
+        const candidate = await tx.candidate.create({
+          data: {
+            decisionId: DEMO_DECISION_ID,
+            name: model.name,
+            provider: model.provider,
+            version: model.version,
+            shortlistRationale: model.shortlistRationale,
+            priceInputPerMTok: model.serving.pricing.inputPerMTok,
+            priceOutputPerMTok: model.serving.pricing.outputPerMTok,
+            pricePerHour: model.serving.pricing.perHour,
+          },
+        });
+        const scores = demoLeaderboardRows(model);
+        const boardImport = await tx.import.create({
+          data: { decisionId: DEMO_DECISION_ID, kind: "LEADERBOARD", format: "demo-generator", fileName: `${model.name}-leaderboards.json`, sha256: sha256(JSON.stringify(scores)), sizeBytes: BigInt(JSON.stringify(scores).length), status: "SUCCEEDED", rowCount: scores.length, importedById: analystId },
+        });
+        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, retrievedAt, importId: boardImport.id })) });
+
+        const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
+        const predictionsCsv =
+          "id,score,predicted,raw_output,latency_ms,input_tokens,output_tokens\n" +
+          predictions.map((p) => csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens])).join("");
+        const runImport = await tx.import.create({
+          data: { decisionId: DEMO_DECISION_ID, kind: "PREDICTIONS", format: "demo-generator", fileName: `${model.name}-predictions.csv`, sha256: sha256(predictionsCsv), sizeBytes: BigInt(Buffer.byteLength(predictionsCsv)), status: "SUCCEEDED", rowCount: predictions.length, importedById: analystId },
+        });
+        const run = await tx.evalRun.create({
+          data: { decisionId: DEMO_DECISION_ID, candidateId: candidate.id, datasetVersionId: version.id, importId: runImport.id, itemCount: predictions.length, parseFailureCount: predictions.filter((p) => p.parseFailure).length },
+        });
+        runs.push({ runId: run.id, predictions });
+
+        const serving = generateDemoServing(model, DEMO_SEED + 100 + index);
+        const servingImport = await tx.import.create({
+          data: { decisionId: DEMO_DECISION_ID, kind: "SERVING", format: "demo-generator", fileName: `${model.name}-serving.json`, sha256: sha256(JSON.stringify(serving)), sizeBytes: BigInt(JSON.stringify(serving).length), status: "SUCCEEDED", rowCount: serving.length, importedById: analystId },
+        });
+        await tx.servingBenchmark.createMany({
+          data: serving.map((row) => ({
+            ...row,
+            decisionId: DEMO_DECISION_ID,
+            candidateId: candidate.id,
+            tool: "vllm bench serve",
+            toolVersion: "0.11.0",
+            tpotSource: "vLLM TPOT: decode time per output token, first token excluded (Verdict's definition).",
+            importId: servingImport.id,
+          })),
+        });
+      }
+      return { versionId: version.id, runs };
+    },
+    { timeout: 120_000 },
+  );
+
+  log("Loading items and predictions…");
+  await withRawTransaction(database, async (copy) => {
+    await copy("DatasetItem", ["datasetVersionId", "itemId", "label", "slice", "text"], items.map((i) => csvRow([versionId, i.itemId, i.label, i.slice, i.text])).join(""));
+    for (const { runId, predictions } of runs) {
+      const rows = predictions.map((p) => csvRow([runId, p.itemId, p.score, p.predicted, p.parseFailure, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]));
+      await copy("Prediction", ["evalRunId", "itemId", "score", "predicted", "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens"], rows.join(""));
+    }
+  });
+
+  log("Computing metrics for each eval run (PR curves, intervals, stress test)…");
+  for (const { runId } of runs) await computeEvalRun(database, runId);
+
+  await prisma.$transaction((tx) =>
+    recordAudit(tx, { actor: SYSTEM, action: "demo.seed", entityType: "Decision", entityId: DEMO_DECISION_ID, decisionId: DEMO_DECISION_ID, after: { candidates: demoCandidates.length, items: items.length } }),
+  );
+  return "seeded";
+}

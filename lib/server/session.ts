@@ -1,0 +1,40 @@
+import "server-only";
+import { cache } from "react";
+import { forbidden, redirect } from "next/navigation";
+import { can, type Permission, type RoleName } from "@/lib/auth/permissions";
+import { auth } from "./auth";
+import { db } from "./db";
+
+/** The signed-in user as the domain layer sees them: roles read fresh from the database. */
+export interface Actor {
+  id: string;
+  email: string;
+  name: string;
+  roles: RoleName[];
+}
+
+/**
+ * The current actor, once per request. Roles come from the database, not the session token, so
+ * a role removed by an admin takes effect at the next request; a deactivated user is signed out.
+ */
+export const currentActor = cache(async (): Promise<Actor | null> => {
+  const session = await auth();
+  const id = session?.user?.id;
+  if (!id) return null;
+  return actorById(id);
+});
+
+export async function actorById(id: string): Promise<Actor | null> {
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, active: true } });
+  if (!user?.active) return null;
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
+}
+
+/** For pages: a signed-out visitor goes to sign-in; a signed-in user without the permission gets the 403 page. */
+export async function requirePagePermission(permission: Permission, returnTo = "/"): Promise<Actor> {
+  const actor = await currentActor();
+  if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!can(actor, permission)) forbidden();
+  return actor;
+}
