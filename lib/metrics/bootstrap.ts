@@ -1,7 +1,7 @@
 import { percentileInterval, type Interval } from "./intervals";
 import { prevalenceWeights } from "./prevalence";
 import { radixSortFloat64 } from "./sort";
-import { Xoshiro128, replicateSeed } from "./random";
+import { fillUniformIndices, Xoshiro128, replicateSeed } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
 
@@ -65,7 +65,7 @@ export interface ResampleMetrics {
  *   AUC  = Σ_negatives [#positives above + ½·#positives tied] / (P·N)   (`roc_auc_score`)
  * where h_k is the multiplicity of group k.
  */
-export function resampleMetrics(posHist: Float64Array, negHist: Float64Array, positives: number, negatives: number, wPos: number, wNeg: number, out: ResampleMetrics): void {
+export function resampleMetrics(posHist: Int32Array, negHist: Int32Array, positives: number, negatives: number, wPos: number, wNeg: number, out: ResampleMetrics): void {
   const groups = posHist.length;
   let tp = 0;
   let fp = 0;
@@ -90,6 +90,11 @@ export function resampleMetrics(posHist: Float64Array, negHist: Float64Array, po
   out.averagePrecision = ap / positives;
   out.averagePrecisionAtPrevalence = apPi / positives;
   out.rocAuc = auc / (positives * negatives);
+}
+
+/** Multiplicity per group/segment of one resample: hist[bin[drawn[i]]] += 1. */
+function histogram(hist: Int32Array, bin: Uint32Array, drawn: Uint32Array): void {
+  for (let i = 0; i < drawn.length; i++) hist[bin[drawn[i] as number] as number]!++;
 }
 
 export interface BootstrapOptions {
@@ -130,21 +135,21 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
   const seed = options.seed ?? 0;
   const drawnPos = new Uint32Array(positives);
   const drawnNeg = new Uint32Array(negatives);
-  const hists = rankings.map((r) => ({ pos: new Float64Array(r.groups), neg: new Float64Array(2 * r.groups + 1) }));
+  const hists = rankings.map((r) => ({ pos: new Int32Array(r.groups), neg: new Int32Array(2 * r.groups + 1) }));
   const out = rankings.map(() => ({ averagePrecision: new Float64Array(to - from), averagePrecisionAtPrevalence: new Float64Array(to - from), rocAuc: new Float64Array(to - from) }));
   const one: ResampleMetrics = { averagePrecision: 0, averagePrecisionAtPrevalence: 0, rocAuc: 0 };
   for (let b = from; b < to; b++) {
     const rng = new Xoshiro128(replicateSeed(seed, b));
-    for (let i = 0; i < positives; i++) drawnPos[i] = rng.nextIndex(positives);
-    for (let i = 0; i < negatives; i++) drawnNeg[i] = rng.nextIndex(negatives);
+    fillUniformIndices(rng, drawnPos, positives);
+    fillUniformIndices(rng, drawnNeg, negatives);
     rankings.forEach((r, c) => {
       const h = hists[c]!;
       h.pos.fill(0);
       h.neg.fill(0);
       const pg = r.positiveGroup;
       const ns = r.negativeSegment;
-      for (let i = 0; i < positives; i++) h.pos[pg[drawnPos[i] as number] as number]! += 1;
-      for (let i = 0; i < negatives; i++) h.neg[ns[drawnNeg[i] as number] as number]! += 1;
+      histogram(h.pos, pg, drawnPos);
+      histogram(h.neg, ns, drawnNeg);
       resampleMetrics(h.pos, h.neg, positives, negatives, weights.positive, weights.negative, one);
       const o = out[c]!;
       o.averagePrecision[b - from] = one.averagePrecision;

@@ -17,3 +17,4 @@ export * from "./mcnemar";
 export * from "./slices";
 export * from "./downsample";
 export * from "./evaluate";
+export * from "./sort";

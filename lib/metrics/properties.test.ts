@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  averagePrecision, bootstrapReplicates, confusionAt, costOptimalThreshold, downsampleIndices, expectedCostPer1k, exactMcNemar,
+  averagePrecision, bootstrapReplicates, fillUniformIndices, radixSortFloat64, confusionAt, costOptimalThreshold, downsampleIndices, expectedCostPer1k, exactMcNemar,
   precisionRecallCurve, precisionRecallCurveInPlace, prepareRanking, prevalenceWeights, rankCounts, replicateSeed, rocAuc,
   wilsonInterval, Xoshiro128,
 } from "./index";
@@ -138,8 +138,13 @@ describe("stratified bootstrap", () => {
       const pos = [...labels.keys()].filter((i) => labels[i] === 1);
       const neg = [...labels.keys()].filter((i) => labels[i] === 0);
       for (let b = 0; b < 3; b++) {
+        // Replay replicate b's draws: P indices into the positives, then N into the negatives.
         const rng = new Xoshiro128(replicateSeed(seed, b));
-        const drawn = [...pos.map(() => pos[rng.nextIndex(pos.length)]!), ...neg.map(() => neg[rng.nextIndex(neg.length)]!)];
+        const dp = new Uint32Array(pos.length);
+        const dn = new Uint32Array(neg.length);
+        fillUniformIndices(rng, dp, pos.length);
+        fillUniformIndices(rng, dn, neg.length);
+        const drawn = [...Array.from(dp, (j) => pos[j]!), ...Array.from(dn, (j) => neg[j]!)];
         const counts = rankCounts(Uint8Array.from(drawn, (i) => labels[i]!), Float64Array.from(drawn, (i) => scores[i]!));
         expect(counts.positives).toBe(pos.length);
         const w = prevalenceWeights(counts.positives, counts.negatives, 0.1).value!;
@@ -162,6 +167,33 @@ describe("stratified bootstrap", () => {
     expect([...lo.averagePrecision, ...hi.averagePrecision]).toEqual(Array.from(whole.averagePrecision));
     const other = bootstrapReplicates(r, { replicates: 20, seed: 8 })[0]!;
     expect(Array.from(other.averagePrecision)).not.toEqual(Array.from(whole.averagePrecision));
+  });
+});
+
+describe("radix sort", () => {
+  it("orders doubles exactly like a numeric sort, for any sign, magnitude and ties", () => {
+    const value = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -3, max: 3 }).map((k) => k / 2), fc.constantFrom(0, -0, 5e-324, -5e-324));
+    fc.assert(fc.property(fc.array(value, { minLength: 0, maxLength: 2000, size: "max" }), (xs) => {
+      const expected = Float64Array.from(xs).sort();
+      const actual = radixSortFloat64(Float64Array.from(xs));
+      expect(Array.from(actual, (v) => v + 0)).toEqual(Array.from(expected, (v) => v + 0)); // −0 ≡ 0
+    }), { numRuns: 200 });
+    const rng = new Xoshiro128(5);
+    const big = Float64Array.from({ length: 300_000 }, (_, i) => (i % 3 === 0 ? Math.round(rng.nextDouble() * 100) : (rng.nextDouble() - 0.5) * 10 ** (rng.nextIndex(40) - 20)));
+    expect(Array.from(radixSortFloat64(big.slice()), (v) => v + 0)).toEqual(Array.from(big.slice().sort(), (v) => v + 0));
+  });
+});
+
+describe("uniform indices", () => {
+  it("stay in [0, n) and hit every value about equally often", () => {
+    const n = 7;
+    const out = new Uint32Array(70_000);
+    fillUniformIndices(new Xoshiro128(1), out, n);
+    const counts = new Array<number>(n).fill(0);
+    out.forEach((i) => counts[i]!++);
+    // χ² with 6 degrees of freedom: P[χ² > 22.46] = 0.001
+    const chi2 = counts.reduce((a, c) => a + (c - 10_000) ** 2 / 10_000, 0);
+    expect(chi2).toBeLessThan(22.46);
   });
 });
 

@@ -26,6 +26,14 @@ export class Xoshiro128 {
     if ((this.a | this.b | this.c | this.d) === 0) this.d = 1;
   }
 
+  exportState(): [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  importState(state: readonly [number, number, number, number]): void {
+    [this.a, this.b, this.c, this.d] = state;
+  }
+
   /** Next uniform 32-bit unsigned integer. */
   nextUint32(): number {
     const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
@@ -57,6 +65,40 @@ export class Xoshiro128 {
     }
     return Math.floor(this.nextDouble() * n);
   }
+}
+
+/**
+ * Fill `out` with uniform integers in [0, n), n ≤ 2²¹, by Lemire's multiply-shift with rejection
+ * (exactly uniform: for u uniform in [0, 2³²), m = u·n is exact in a double; reject when
+ * m mod 2³² < 2³² mod n), drawing from `rng`'s stream. The state is kept in locals: this loop
+ * is the bootstrap's hot path.
+ */
+export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number): void {
+  if (n > 0x200000 || n < 1) {
+    for (let i = 0; i < out.length; i++) out[i] = rng.nextIndex(n);
+    return;
+  }
+  const threshold = 4294967296 % n;
+  const state = rng.exportState();
+  let a = state[0] as number;
+  let b = state[1] as number;
+  let c = state[2] as number;
+  let d = state[3] as number;
+  for (let i = 0; i < out.length; ) {
+    const u = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    const m = u * n;
+    const index = Math.floor(m / 4294967296);
+    if (m - index * 4294967296 < threshold) continue;
+    out[i++] = index;
+  }
+  rng.importState([a, b, c, d]);
 }
 
 function rotl(x: number, k: number): number {
