@@ -9,6 +9,8 @@ import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
 import { vllmBenchServe } from "./vllm-bench-serve";
 import { guidellm } from "./guidellm";
 import { llmperf } from "./llmperf";
+import { genaiPerfJson } from "./genai-perf-json";
+import { genaiPerfCsv } from "./genai-perf-csv";
 import type { FormatParser, LeaderboardRecord, ParseOptions, ParseResult, ServingRecord } from "./types";
 
 export type * from "./types";
@@ -24,7 +26,7 @@ export const leaderboardFormats: readonly FormatParser<LeaderboardRecord>[] = [
   genericLeaderboardCsv,
 ];
 
-export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm, llmperf];
+export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm, llmperf, genaiPerfJson, genaiPerfCsv];
 
 export type Detection = { format: string; label: string; confidence: number };
 
