@@ -11,6 +11,7 @@ import { guidellm } from "./guidellm";
 import { llmperf } from "./llmperf";
 import { genaiPerfJson } from "./genai-perf-json";
 import { genaiPerfCsv } from "./genai-perf-csv";
+import { genericServingCsv } from "./generic-serving-csv";
 import type { FormatParser, LeaderboardRecord, ParseOptions, ParseResult, ServingRecord } from "./types";
 
 export type * from "./types";
@@ -26,7 +27,14 @@ export const leaderboardFormats: readonly FormatParser<LeaderboardRecord>[] = [
   genericLeaderboardCsv,
 ];
 
-export const servingFormats: readonly FormatParser<ServingRecord>[] = [vllmBenchServe, guidellm, llmperf, genaiPerfJson, genaiPerfCsv];
+export const servingFormats: readonly FormatParser<ServingRecord>[] = [
+  vllmBenchServe,
+  guidellm,
+  llmperf,
+  genaiPerfJson,
+  genaiPerfCsv,
+  genericServingCsv,
+];
 
 export type Detection = { format: string; label: string; confidence: number };
 
