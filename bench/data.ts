@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Xoshiro128 } from "../lib/metrics/random";
 
@@ -37,13 +37,26 @@ export function ensureData(n: number, seed = 42): { labels: string; scores: stri
   return files;
 }
 
+/** Read the raw files straight into the typed arrays (no intermediate buffers to inflate RSS). */
 export function loadData(n: number): BenchData {
   const files = dataFiles(n);
-  const labelBytes = readFileSync(files.labels);
-  const scoreBytes = readFileSync(files.scores);
   const labels = new Uint8Array(n);
-  labels.set(labelBytes);
   const scores = new Float64Array(n);
-  new Uint8Array(scores.buffer).set(scoreBytes);
+  readInto(files.labels, labels);
+  readInto(files.scores, new Uint8Array(scores.buffer));
   return { labels, scores };
+}
+
+function readInto(file: string, target: Uint8Array): void {
+  const fd = openSync(file, "r");
+  try {
+    let offset = 0;
+    while (offset < target.length) {
+      const read = readSync(fd, target, offset, target.length - offset, offset);
+      if (read === 0) throw new Error(`${file} is shorter than expected`);
+      offset += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -18,3 +18,4 @@ export * from "./slices";
 export * from "./downsample";
 export * from "./evaluate";
 export * from "./sort";
+export * from "./summarize";
