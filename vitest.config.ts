@@ -1,12 +1,15 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Unit and integration tests. Integration tests talk to a real PostgreSQL (see test/global-setup.ts);
-// files run one at a time so they never race on the shared test database.
+// Unit and integration tests. Integration tests use a real PostgreSQL: a dedicated database,
+// dropped, recreated and migrated by test/global-setup.ts before the run.
+const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_test";
+
 export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
+      // Vitest runs outside React Server Components, where "server-only" would throw.
       "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts"),
     },
   },
@@ -14,6 +17,8 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".next/**", "e2e/**", "data/**"],
     environment: "node",
+    globalSetup: ["test/global-setup.ts"],
+    env: { DATABASE_URL: testDatabaseUrl, TEST_DATABASE_URL: testDatabaseUrl },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

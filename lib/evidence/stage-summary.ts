@@ -32,11 +32,12 @@ export function ranks(values: ReadonlyMap<string, number>, higherIsBetter = true
   return new Map([...values].map(([id, v]) => [id, sorted.indexOf(v) + 1]));
 }
 
-/** The suite most candidates have a score on (ties: alphabetical) — the stage's headline suite. */
+/** The suite most candidates have a score on — the stage's headline suite. */
 function headlineSuite(scores: PackInput["scores"]): string | null {
   const count = new Map<string, Set<string>>();
   for (const s of scores) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
-  return [...count].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+  // Stable sort: among suites with equal coverage, the first imported wins.
+  return [...count].sort((a, b) => b[1].size - a[1].size)[0]?.[0] ?? null;
 }
 
 function scoreStage(pack: PackInput, stage: "LEADERBOARD" | "PREFERENCE"): Map<string, Headline | null> {
@@ -74,8 +75,8 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       const floorMet = recall !== null && recall >= pack.recallFloor;
       const lowerMet = m.atThreshold.recallCi !== null && m.atThreshold.recallCi[0] >= pack.recallFloor;
       classBalance.set(c.id, {
-        text: `precision ${formatNumber(m.atPrevalence.precision)} at π = ${pack.prevalence}`,
-        detail: `recall ${formatNumber(recall)} (floor ${pack.recallFloor}${floorMet && !lowerMet ? ", interval below it" : ""}) · expected cost ${formatMoney(m.atPrevalence.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
+        text: `recall ${formatNumber(recall)} vs floor ${pack.recallFloor}${floorMet && !lowerMet ? " (interval reaches below)" : ""}`,
+        detail: `precision ${formatNumber(m.atPrevalence.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(m.atPrevalence.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
         tone: !floorMet ? "fail" : lowerMet ? "pass" : "warn",
       });
     }

@@ -45,7 +45,20 @@ export function auditHashPayload(event: {
   userAgent: string | null;
   createdAt: Date;
 }): string {
-  return canonicalJson({ ...event, createdAt: event.createdAt.toISOString() });
+  // Pick the fields one by one: a database row carries more (id, hashes) that must not be hashed.
+  return canonicalJson({
+    actorId: event.actorId,
+    actorRoles: event.actorRoles,
+    action: event.action,
+    entityType: event.entityType,
+    entityId: event.entityId,
+    decisionId: event.decisionId,
+    before: event.before,
+    after: event.after,
+    ip: event.ip,
+    userAgent: event.userAgent,
+    createdAt: event.createdAt.toISOString(),
+  });
 }
 
 /** hash = SHA-256(previous hash ‖ canonical JSON of the event). */
