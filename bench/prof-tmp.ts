@@ -1,11 +1,16 @@
 import { ensureData, loadData } from "./data";
-import { bootstrapReplicates, prepareRanking, rankCounts, averagePrecision, rocAuc, precisionRecallCurveInPlace } from "../lib/metrics/index";
-ensureData(100_000);
-const { labels, scores } = loadData(100_000);
-let t = performance.now();
-const lap = (what: string) => { const now = performance.now(); console.log(what, (now - t).toFixed(0), "ms"); t = now; };
-const r = prepareRanking(labels, scores); lap("prepare");
-bootstrapReplicates([r], { replicates: 1000, seed: 1 }); lap("boot1000");
-const big = loadData(10_000_000); lap("load");
-const c = rankCounts(big.labels, big.scores); lap("rankCounts");
-averagePrecision(c); rocAuc(c); precisionRecallCurveInPlace(c); lap("rest");
+import { bootstrapReplicates, prepareRanking } from "../lib/metrics/index";
+import { parallelBootstrapReplicates } from "../lib/compute/parallel-bootstrap";
+for (const n of [100_000, 1_000_000]) {
+  ensureData(n);
+  const { labels, scores } = loadData(n);
+  const B = n === 100_000 ? 1000 : 200;
+  let t = performance.now();
+  const r = prepareRanking(labels, scores);
+  bootstrapReplicates([r], { replicates: B, seed: 1 });
+  const single = performance.now() - t;
+  t = performance.now();
+  await parallelBootstrapReplicates([prepareRanking(labels, scores)], { replicates: B, seed: 1, threads: 2 });
+  const par = performance.now() - t;
+  console.log(`n=${n} B=${B}: single ${single.toFixed(0)} ms, 2 workers ${par.toFixed(0)} ms`);
+}

@@ -14,9 +14,9 @@ import { pgRunner, pgliteRunner } from "./sql-runner.ts";
  * - unset: an embedded PGlite persisted in a data folder, migrations applied when it opens.
  * Both expose a Prisma client plus the raw handle that bulk loads (COPY) need.
  */
-export type Database =
-  | { mode: "server"; prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> }
-  | { mode: "embedded"; prisma: PrismaClient; pglite: PGlite; close(): Promise<void> };
+export type ServerDatabase = { mode: "server"; prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> };
+export type EmbeddedDatabase = { mode: "embedded"; prisma: PrismaClient; pglite: PGlite; close(): Promise<void> };
+export type Database = ServerDatabase | EmbeddedDatabase;
 
 export function embeddedDataDir(): string {
   return process.env.VERDICT_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
@@ -65,7 +65,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Database> {
+export async function openEmbedded(dataDir = embeddedDataDir()): Promise<EmbeddedDatabase> {
   const inMemory = dataDir.startsWith("memory://");
   const release = inMemory ? () => {} : takeLock(dataDir);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
@@ -93,7 +93,7 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Databas
   };
 }
 
-export function openServer(url: string): Database {
+export function openServer(url: string): ServerDatabase {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {

@@ -28,7 +28,9 @@ function readObjects(content: string): { ok: true; objects: { value: unknown; li
   const whole = parseJson(content);
   if (whole.ok) return { ok: true, objects: [{ value: whole.value }] };
   const lines = content.replace(/^\uFEFF/, "").split("\n");
-  if (lines.filter((l) => l.trim()).length < 2) return whole;
+  // JSON Lines only if the first line is a whole object; otherwise report the whole-file error.
+  const firstLine = lines.find((l) => l.trim()) ?? "";
+  if (lines.filter((l) => l.trim()).length < 2 || !parseJson(firstLine).ok) return whole;
   const objects: { value: unknown; line: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]?.trim()) continue;

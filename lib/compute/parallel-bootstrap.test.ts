@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { bootstrapReplicates, prepareRanking, Xoshiro128 } from "../metrics/index";
+import { parallelBootstrapReplicates } from "./parallel-bootstrap";
+
+describe("parallel bootstrap", () => {
+  it("gives exactly the single-threaded replicates, paired across candidates", async () => {
+    const rng = new Xoshiro128(11);
+    const n = 5000;
+    const labels = Uint8Array.from({ length: n }, () => (rng.nextDouble() < 0.1 ? 1 : 0));
+    const a = Float64Array.from(labels, (y) => rng.nextDouble() + 0.3 * y);
+    const b = Float64Array.from(labels, (y) => Math.round((rng.nextDouble() + 0.2 * y) * 20) / 20);
+    const rankings = [prepareRanking(labels, a), prepareRanking(labels, b)];
+    const options = { replicates: 101, seed: 3, prevalence: 0.02 };
+    const parallel = await parallelBootstrapReplicates(rankings, { ...options, threads: 2 });
+    const single = bootstrapReplicates(rankings, options);
+    expect(parallel.map((r) => Array.from(r.averagePrecision))).toEqual(single.map((r) => Array.from(r.averagePrecision)));
+    expect(parallel.map((r) => Array.from(r.averagePrecisionAtPrevalence))).toEqual(single.map((r) => Array.from(r.averagePrecisionAtPrevalence)));
+    expect(parallel.map((r) => Array.from(r.rocAuc))).toEqual(single.map((r) => Array.from(r.rocAuc)));
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The stratified bootstrap split across worker threads. Replicate b always uses the stream
+ * seeded by (seed, b), so the result is identical — bit for bit — to the single-threaded
+ * `bootstrapReplicates` whatever the number of threads. The prepared rankings are copied once
+ * into SharedArrayBuffers that every worker reads.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { bootstrapReplicates, DEFAULT_REPLICATES, type BootstrapOptions, type PreparedRanking, type Replicates } from "../metrics/bootstrap";
+
+export interface ParallelOptions extends BootstrapOptions {
+  /** Worker threads (default: available cores). 1 runs in this thread. */
+  readonly threads?: number;
+}
+
+/** Below this many draws (B·n) a worker's start-up costs more than it saves. */
+export const MIN_DRAWS_FOR_WORKERS = 50_000_000;
+
+export async function parallelBootstrapReplicates(rankings: readonly PreparedRanking[], options: ParallelOptions = {}): Promise<Replicates[]> {
+  const from = options.from ?? 0;
+  const to = options.to ?? options.replicates ?? DEFAULT_REPLICATES;
+  const items = (rankings[0]?.positiveGroup.length ?? 0) + (rankings[0]?.negativeSegment.length ?? 0);
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), to - from));
+  if (threads === 1 || (options.threads === undefined && (to - from) * items < MIN_DRAWS_FOR_WORKERS)) {
+    return bootstrapReplicates(rankings, { ...options, from, to });
+  }
+  const shared = rankings.map(share);
+  const bounds = Array.from({ length: threads + 1 }, (_, k) => from + Math.round(((to - from) * k) / threads));
+  const parts = await Promise.all(
+    bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...options, from: start, to: bounds[k + 1]! })),
+  );
+  return rankings.map((_, c) => ({
+    averagePrecision: concat(parts.map((p) => p[c]!.averagePrecision)),
+    averagePrecisionAtPrevalence: concat(parts.map((p) => p[c]!.averagePrecisionAtPrevalence)),
+    rocAuc: concat(parts.map((p) => p[c]!.rocAuc)),
+  }));
+}
+
+function share(r: PreparedRanking): PreparedRanking {
+  const copy = (a: Uint32Array) => {
+    const s = new Uint32Array(new SharedArrayBuffer(a.byteLength));
+    s.set(a);
+    return s;
+  };
+  return { groups: r.groups, positiveGroup: copy(r.positiveGroup), negativeSegment: copy(r.negativeSegment) };
+}
+
+function concat(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/**
+ * Start the worker. When this module runs as TypeScript (tsx, vitest), the worker starts from
+ * ts-worker.mjs, which registers tsx's loader in the worker thread before importing the .ts body.
+ */
+function runWorker(rankings: PreparedRanking[], options: BootstrapOptions): Promise<Replicates[]> {
+  const isTypeScript = import.meta.url.endsWith(".ts");
+  const body = new URL(isTypeScript ? "./bootstrap-worker.ts" : "./bootstrap-worker.js", import.meta.url);
+  const entry = isTypeScript ? new URL("./ts-worker.mjs", import.meta.url) : body;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry, { workerData: { rankings, options, module: body.href } });
+    worker.once("message", (message: Replicates[]) => resolve(message));
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`bootstrap worker exited with code ${code}`));
+    });
+  });
+}
