@@ -37,8 +37,7 @@ describe("bad files, for every JSON format", () => {
   test.each(json)("%s/%s truncated → located 'truncated JSON' error", (folder, file, format, kind) => {
     const content = fixture(folder, file);
     const cut = content.slice(0, Math.floor(content.length / 2));
-    const parse = kind === "leaderboard" ? parseLeaderboard : parseServing;
-    const f = expectFail(parse(cut, { format }));
+    const f = kind === "leaderboard" ? expectFail(parseLeaderboard(cut, { format })) : expectFail(parseServing(cut, { format }));
     expect(f.errors[0]?.reason).toBe("truncated JSON (unexpected end of input)");
     expect(f.errors[0]?.line).toBeGreaterThanOrEqual(1);
   });
