@@ -4,4 +4,5 @@ import { bootstrapReplicates, type BootstrapOptions, type PreparedRanking } from
 
 const { rankings, options } = workerData as { rankings: PreparedRanking[]; options: BootstrapOptions };
 const replicates = bootstrapReplicates(rankings, options);
-parentPort?.postMessage(replicates, replicates.flatMap((r) => [r.averagePrecision.buffer, r.averagePrecisionAtPrevalence.buffer, r.rocAuc.buffer]));
+const buffers = replicates.flatMap((r) => [r.averagePrecision.buffer, r.averagePrecisionAtPrevalence.buffer, r.rocAuc.buffer]) as ArrayBuffer[];
+parentPort?.postMessage(replicates, buffers);

@@ -18,3 +18,15 @@ describe("parallel bootstrap", () => {
     expect(parallel.map((r) => Array.from(r.rocAuc))).toEqual(single.map((r) => Array.from(r.rocAuc)));
   });
 });
+
+describe("summarizeRun", () => {
+  it("stores the same RunMetrics as summarize(), with the bootstrap on worker threads", async () => {
+    const { summarize } = await import("../metrics/index");
+    const { summarizeRun } = await import("./summarize-run");
+    const rng = new Xoshiro128(4);
+    const labels = Uint8Array.from({ length: 3000 }, () => (rng.nextDouble() < 0.05 ? 1 : 0));
+    const scores = Float64Array.from(labels, (y) => rng.nextDouble() * 0.8 + 0.2 * y);
+    const options = { prevalence: 0.01, costFalseNegative: 20, costFalsePositive: 1, bootstrap: 60, seed: 5 };
+    expect(await summarizeRun(labels, scores, { ...options, threads: 2 })).toEqual(summarize(labels, scores, options));
+  });
+});

@@ -1,5 +1,5 @@
 import { averagePrecision } from "./average-precision";
-import { bootstrapReplicates, intervalsOf, prepareRanking } from "./bootstrap";
+import { bootstrapReplicates, intervalsOf, prepareRanking, type Replicates } from "./bootstrap";
 import { brierScore, logLoss } from "./calibration";
 import { confusionFromCounts, ratesAt } from "./confusion";
 import { costOptimalThreshold, expectedCostAt, type CostModel } from "./cost";
@@ -25,6 +25,8 @@ export interface EvaluateOptions {
   /** Stratified bootstrap resamples (0 or absent: no intervals). */
   readonly bootstrap?: number;
   readonly seed?: number;
+  /** Bootstrap replicates computed elsewhere (e.g. on worker threads by lib/compute) with the same B and seed. */
+  readonly replicates?: Replicates;
 }
 
 type N = number | null;
@@ -131,7 +133,7 @@ function intervals(labels: Labels, scores: Scores, counts: RankedCounts, conf: {
   const both = counts.positives > 0 && counts.negatives > 0;
   const reason = counts.positives === 0 ? REASONS.noPositives : REASONS.noNegatives;
   const boot = both
-    ? intervalsOf(bootstrapReplicates([prepareRanking(labels, scores)], { replicates: options.bootstrap, seed: options.seed ?? 0, prevalence: options.prevalence })[0]!)
+    ? intervalsOf(options.replicates ?? bootstrapReplicates([prepareRanking(labels, scores)], { replicates: options.bootstrap, seed: options.seed ?? 0, prevalence: options.prevalence })[0]!)
     : null;
   const none = { value: null, reason } as const;
   const out: NonNullable<MetricsReport["intervals"]> = {

@@ -8,7 +8,7 @@ import { PREVALENCE_GRID, precisionVersusPrevalence, prevalenceWeights, type Pre
 import { rankCounts, thresholdIndex, type RankedCounts } from "./ranking";
 import { rocCurve } from "./roc";
 import { recallBySlice, tooFewPositives, type SliceRecall } from "./slices";
-import { DEFAULT_REPLICATES } from "./bootstrap";
+import { DEFAULT_REPLICATES, type Replicates } from "./bootstrap";
 import type { Labels, Scores } from "./validate";
 
 export interface SummarizeOptions {
@@ -25,6 +25,8 @@ export interface SummarizeOptions {
   readonly seed?: number;
   /** Maximum points per stored chart curve (default 200). */
   readonly maxCurvePoints?: number;
+  /** Bootstrap replicates already computed (lib/compute's worker threads) for the same B, seed and π. */
+  readonly replicates?: Replicates;
   /** Prevalences for the precision-versus-prevalence table (π and the sample prevalence are added). */
   readonly prevalenceGrid?: readonly number[];
 }
