@@ -3,6 +3,7 @@ import { genericLeaderboardCsv } from "./generic-leaderboard-csv";
 import { helmGroupTable } from "./helm-group-table";
 import { helmRunStats } from "./helm-run-stats";
 import { fileFailure } from "./issues";
+import { clearJsonMemo } from "./json";
 import { lmEvalHarness } from "./lm-eval-harness";
 import { openLlmLeaderboardV1 } from "./open-llm-leaderboard-v1";
 import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
@@ -40,9 +41,13 @@ export type Detection = { format: string; label: string; confidence: number };
 
 function detect<R>(formats: readonly FormatParser<R>[], content: string): Detection | undefined {
   let best: Detection | undefined;
-  for (const f of formats) {
-    const confidence = f.detect(content);
-    if (confidence > 0 && (!best || confidence > best.confidence)) best = { format: f.id, label: f.label, confidence };
+  try {
+    for (const f of formats) {
+      const confidence = f.detect(content);
+      if (confidence > 0 && (!best || confidence > best.confidence)) best = { format: f.id, label: f.label, confidence };
+    }
+  } finally {
+    clearJsonMemo();
   }
   return best;
 }

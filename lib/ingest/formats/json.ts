@@ -64,6 +64,12 @@ export function parseJsonMemo(content: string): JsonParse {
   return memoResult;
 }
 
+/** Drops the cached parse so a large document is not kept alive between imports. */
+export function clearJsonMemo(): void {
+  memoText = undefined;
+  memoResult = undefined;
+}
+
 /** The parsed top-level object, or undefined when the text is not a JSON object (for detectors). */
 export function sniffObject(content: string): JsonObject | undefined {
   const head = content.trimStart().replace(/^\uFEFF/, "");
