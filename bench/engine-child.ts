@@ -4,6 +4,7 @@
  * against the memory in use once the inputs are loaded.
  */
 import { averagePrecision, bootstrapReplicates, intervalsOf, precisionRecallCurveInPlace, prepareRanking, rankCounts, rocAuc } from "../lib/metrics/index";
+import { parallelBootstrapReplicates } from "../lib/compute/parallel-bootstrap";
 import { loadData } from "./data";
 
 const [task, nText, bText] = process.argv.slice(2);
@@ -23,6 +24,10 @@ if (task === "curves") {
 } else if (task === "bootstrap") {
   const replicates = Number(bText);
   const [r] = bootstrapReplicates([prepareRanking(labels, scores)], { replicates, seed: 1 });
+  result = { averagePrecision: intervalsOf(r!).averagePrecision.value };
+} else if (task === "bootstrap-threads") {
+  const replicates = Number(bText);
+  const [r] = await parallelBootstrapReplicates([prepareRanking(labels, scores)], { replicates, seed: 1, threads: 2 });
   result = { averagePrecision: intervalsOf(r!).averagePrecision.value };
 } else {
   throw new Error(`unknown task ${task}`);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  averagePrecision, bootstrapReplicates, fillUniformIndices, radixSortFloat64, confusionAt, costOptimalThreshold, downsampleIndices, expectedCostPer1k, exactMcNemar,
+  averagePrecision, bootstrapReplicates, fillUniformIndices, mcnemarAtThresholds, pairedDeltaApInterval, radixSortFloat64, confusionAt, costOptimalThreshold, downsampleIndices, expectedCostPer1k, exactMcNemar,
   precisionRecallCurve, precisionRecallCurveInPlace, prepareRanking, prevalenceWeights, rankCounts, replicateSeed, rocAuc,
   wilsonInterval, Xoshiro128,
 } from "./index";
@@ -167,6 +167,32 @@ describe("stratified bootstrap", () => {
     expect([...lo.averagePrecision, ...hi.averagePrecision]).toEqual(Array.from(whole.averagePrecision));
     const other = bootstrapReplicates(r, { replicates: 20, seed: 8 })[0]!;
     expect(Array.from(other.averagePrecision)).not.toEqual(Array.from(whole.averagePrecision));
+  });
+});
+
+describe("comparing two candidates on the same items", () => {
+  const labels = Uint8Array.from({ length: 300 }, (_, i) => (i % 5 === 0 ? 1 : 0));
+  const a = Float64Array.from(labels, (y, i) => ((i * 37) % 100) / 100 + 0.4 * y);
+  const b = Float64Array.from(labels, (y, i) => ((i * 53) % 100) / 100 + 0.1 * y);
+  it("ΔAP of a candidate with itself is exactly [0, 0]", () => {
+    expect(pairedDeltaApInterval(labels, a, a, { replicates: 50, seed: 2 }).value).toEqual([0, 0]);
+  });
+  it("ΔAP replicates are the paired differences of each candidate's replicates", () => {
+    const [ra, rb] = bootstrapReplicates([prepareRanking(labels, a), prepareRanking(labels, b)], { replicates: 200, seed: 2 });
+    const deltas = Array.from(ra!.averagePrecision, (v, i) => v - rb!.averagePrecision[i]!).sort((x, y) => x - y);
+    const [lo, hi] = pairedDeltaApInterval(labels, a, b, { replicates: 200, seed: 2 }).value!;
+    // numpy percentile, linear: h = 199·0.025 = 4.975 → x₄ + 0.975(x₅ − x₄)
+    expect(lo).toBeCloseTo(deltas[4]! + 0.975 * (deltas[5]! - deltas[4]!), 14);
+    expect(hi).toBeCloseTo(deltas[194]! + 0.025 * (deltas[195]! - deltas[194]!), 14);
+    expect(lo).toBeGreaterThan(0); // a separates the classes far better than b
+  });
+  it("McNemar counts the discordant errors at each candidate's own threshold", () => {
+    const y = Uint8Array.from([1, 1, 1, 0, 0, 0]);
+    const sa = Float64Array.from([0.9, 0.8, 0.2, 0.1, 0.1, 0.7]); // at 0.5: right, right, wrong, right, right, wrong
+    const sb = Float64Array.from([0.4, 0.9, 0.9, 0.9, 0.1, 0.1]); // at 0.5: wrong, right, right, wrong, right, right
+    const r = mcnemarAtThresholds(y, sa, 0.5, sb, 0.5);
+    expect([r.onlyACorrect, r.onlyBCorrect]).toEqual([2, 2]);
+    expect(r.pValue).toBe(1);
   });
 });
 
