@@ -1,9 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Unit and integration tests. Integration tests use a real PostgreSQL: a dedicated database,
-// dropped, recreated and migrated by test/global-setup.ts before the run.
-const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_test";
+// Unit and integration tests. Integration tests use a real PostgreSQL: a dedicated database per
+// run (so two runs never drop each other's), created and migrated by test/global-setup.ts and
+// dropped after the run.
+const testDatabaseUrl = (process.env.TEST_DATABASE_URL ??= `postgresql://postgres@127.0.0.1:5432/verdict_test_${process.pid}`);
 
 export default defineConfig({
   resolve: {

@@ -21,7 +21,7 @@ test("the analyst sees the demo decision with its five stages and a figure per c
   expect(JSON.stringify(decision)).not.toContain("passwordHash");
   for (const candidate of decision.candidates) {
     const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === candidate.id);
-    const ap = run.metrics.averagePrecision.toFixed(3);
+    const ap = run.metrics.report.averagePrecision.toFixed(3);
     const header = table.getByRole("columnheader", { name: candidate.name });
     await expect(header).toBeVisible();
     await expect(table.locator('tr[data-stage="task-accuracy"]')).toContainText(`AP ${ap}`);

@@ -1,5 +1,10 @@
-import { recreateDatabase } from "./database.ts";
+import { dropDatabase, recreateDatabase } from "./database.ts";
 
 export default async function setup() {
-  await recreateDatabase(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_test");
+  const url = process.env.TEST_DATABASE_URL!;
+  await recreateDatabase(url);
+  return async () => {
+    // A database named by TEST_DATABASE_URL from outside is kept for inspection.
+    if (/verdict_test_\d+$/.test(url)) await dropDatabase(url);
+  };
 }

@@ -6,7 +6,8 @@ const r = (label: boolean, score: number | null, extra: Partial<JoinedRow> = {})
 describe("buildRunInput", () => {
   it("scores parse failures and missing predictions as errors at every threshold", () => {
     const input = buildRunInput([r(true, 0.9), r(false, 0.2), r(true, null, { parseFailure: true }), r(false, null, { parseFailure: true }), r(true, null, { missing: true })]);
-    expect(Array.from(input.scores)).toEqual([0.9, 0.2, 0.2 - 1, 0.9 + 1, 0.2 - 1]);
+    // Probabilities: a failed positive scores 0, a failed negative 1 (confidently wrong).
+    expect(Array.from(input.scores)).toEqual([0.9, 0.2, 0, 1, 0]);
     expect(input.parseFailures).toBe(2);
     expect(input.missing).toBe(1);
     expect(Array.from(input.valid)).toEqual([1, 1, 0, 0, 0]);
@@ -15,6 +16,11 @@ describe("buildRunInput", () => {
       expect(input.scores[2]! >= t).toBe(false);
       expect(input.scores[3]! >= t).toBe(true);
     }
+  });
+
+  it("places failures beyond the observed range when scores are not probabilities", () => {
+    const input = buildRunInput([r(true, 2.5), r(false, -3), r(true, null, { parseFailure: true }), r(false, null, { parseFailure: true })]);
+    expect(Array.from(input.scores)).toEqual([2.5, -3, -4, 3.5]);
   });
 
   it("uses hard labels as 0/1 scores when no score is given", () => {

@@ -1,3 +1,5 @@
+import type { RunMetrics } from "@/lib/metrics";
+
 /**
  * Turns joined (item, prediction) rows into the metrics engine's input. Pure.
  *
@@ -5,6 +7,9 @@
  * ranking metrics it gets the score that makes it wrong at every threshold: below every observed
  * score for a positive, above every observed score for a negative. An item of the dataset with no
  * prediction (a missing id) is treated the same way and reported separately, never dropped.
+ * When every usable score is a probability, the wrong-side scores are 0 and 1 (a confidently
+ * wrong answer, so calibration counts it too); otherwise one below the lowest and one above the
+ * highest observed score.
  * Hard labels only (no score): the score is the predicted label (1 or 0), so the PR "curve" is the
  * operating point plus the end points.
  */
@@ -44,9 +49,9 @@ export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
       if (s > hi) hi = s;
     }
   }
-  if (!Number.isFinite(lo)) {
-    lo = 0;
-    hi = 1;
+  if (!Number.isFinite(lo) || (lo >= 0 && hi <= 1)) {
+    lo = 1;
+    hi = 0;
   }
   let parseFailures = 0;
   let missing = 0;
@@ -58,7 +63,12 @@ export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
     valid[i] = failed ? 0 : 1;
     if (r.missing) missing++;
     else if (failed) parseFailures++;
-    scores[i] = failed ? (r.label ? lo - 1 : hi + 1) : raw!;
+    scores[i] = failed ? (r.label ? lo - 1 : hi + 1) : raw!; // probabilities: 0 for a positive, 1 for a negative
   });
   return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing };
 }
+
+/** What an eval run stores (EvalRun.metrics): the engine's RunMetrics plus how the input was built. */
+export type StoredRunMetrics = RunMetrics & {
+  input: { scoreKind: RunInput["scoreKind"]; parseFailures: number; missing: number };
+};

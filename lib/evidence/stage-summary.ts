@@ -1,5 +1,5 @@
 import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
-import type { RunMetrics } from "./run-metrics";
+import type { StoredRunMetrics } from "./run-input";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
 import type { StageKey } from "./stages";
 
@@ -20,7 +20,7 @@ export interface PackInput extends Slos {
   prevalence: number;
   candidates: Array<Pricing & { id: string; name: string }>;
   scores: Array<{ candidateId: string; stage: "LEADERBOARD" | "PREFERENCE"; suite: string; metric: string; value: number; ciLow: number | null; ciHigh: number | null; higherIsBetter: boolean }>;
-  runs: Array<{ candidateId: string; metrics: RunMetrics | null }>;
+  runs: Array<{ candidateId: string; metrics: StoredRunMetrics | null }>;
   serving: Array<ServingRow & { candidateId: string }>;
 }
 
@@ -67,16 +67,17 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       taskAccuracy.set(c.id, null);
       classBalance.set(c.id, null);
     } else {
-      const recall = m.atThreshold.recall;
+      const r = m.report;
+      const recall = r.atThreshold.recall;
       taskAccuracy.set(c.id, {
-        text: `AP ${formatNumber(m.averagePrecision)} ${formatInterval(m.averagePrecisionCi)}`,
-        detail: `precision ${formatNumber(m.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${m.threshold}`,
+        text: `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
+        detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${r.atThreshold.threshold}`,
       });
       const floorMet = recall !== null && recall >= pack.recallFloor;
-      const lowerMet = m.atThreshold.recallCi !== null && m.atThreshold.recallCi[0] >= pack.recallFloor;
+      const lowerMet = m.recallInterval !== null && m.recallInterval[0] >= pack.recallFloor;
       classBalance.set(c.id, {
         text: `recall ${formatNumber(recall)} vs floor ${pack.recallFloor}${floorMet && !lowerMet ? " (interval reaches below)" : ""}`,
-        detail: `precision ${formatNumber(m.atPrevalence.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(m.atPrevalence.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
+        detail: `precision ${formatNumber(r.reweighted?.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(r.reweighted?.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
         tone: !floorMet ? "fail" : lowerMet ? "pass" : "warn",
       });
     }

@@ -1,7 +1,10 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
-import { computeRunMetrics } from "@/lib/evidence/run-metrics";
+import { buildRunInput, type JoinedRow, type StoredRunMetrics } from "@/lib/evidence/run-input";
+import { summarize } from "@/lib/metrics";
+
+/** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
+export const BOOTSTRAP_SEED = 20_261_202;
 
 /**
  * Computes an eval run's metrics once and stores them (SPEC §8: pages never recompute over
@@ -39,12 +42,18 @@ export async function computeEvalRun(database: Database, runId: number): Promise
       [runId, run.datasetVersionId],
     );
     const input = buildRunInput(rows);
-    const metrics = computeRunMetrics(input, {
-      threshold: run.candidate.operatingThreshold ?? run.decision.operatingThreshold,
-      prevalence: run.decision.prevalence,
-      costFalseNegative: run.decision.costFn,
-      costFalsePositive: run.decision.costFp,
-    });
+    const metrics: StoredRunMetrics = {
+      ...summarize(input.labels, input.scores, {
+        threshold: run.candidate.operatingThreshold ?? run.decision.operatingThreshold,
+        prevalence: run.decision.prevalence,
+        costFalseNegative: run.decision.costFn,
+        costFalsePositive: run.decision.costFp,
+        slices: input.slices.some((s) => s !== null) ? input.slices : undefined,
+        bootstrap: 1000,
+        seed: BOOTSTRAP_SEED,
+      }),
+      input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
+    };
     await prisma.evalRun.update({
       where: { id: runId },
       data: {

@@ -4,7 +4,7 @@ import { getDecisionPack } from "@/lib/server/decisions";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission } from "@/lib/server/session";
 import { stageHeadlines, type PackInput } from "@/lib/evidence/stage-summary";
-import type { RunMetrics } from "@/lib/evidence/run-metrics";
+import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import type { Pct } from "@/lib/evidence/serving";
 import { StageTable } from "@/components/decisions/stage-table";
 import { DecisionParameters } from "@/components/decisions/decision-parameters";
@@ -25,7 +25,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   for (const run of pack.evalRuns) if (!latestRun.has(run.candidateId)) latestRun.set(run.candidateId, run);
   const input: PackInput = {
     ...pack,
-    runs: [...latestRun.values()].map((r) => ({ candidateId: r.candidateId, metrics: r.metrics as unknown as RunMetrics | null })),
+    runs: [...latestRun.values()].map((r) => ({ candidateId: r.candidateId, metrics: r.metrics as unknown as StoredRunMetrics | null })),
     serving: pack.servingBenchmarks.map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct })),
   };
   const headlines = stageHeadlines(input);

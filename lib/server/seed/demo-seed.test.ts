@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "../db";
 import { seedDemo } from "./demo-seed";
 import { DEMO_DECISION_ID } from "@/lib/demo/moderation";
-import type { RunMetrics } from "@/lib/evidence/run-metrics";
+import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import { checkSlos, rowAtSloConcurrency, type Pct } from "@/lib/evidence/serving";
 
 const previous = process.env.VERDICT_DEMO;
@@ -47,11 +47,11 @@ describe("demo seed", () => {
     // The leaderboard leader is not the best choice at π = 2% and these costs.
     const mmlu = decision.scores.filter((s) => s.suite === "MMLU").sort((a, b) => b.value - a.value);
     const leader = mmlu[0]!.candidateId;
-    const costOf = (id: string) => (decision.evalRuns.find((r) => r.candidateId === id)!.metrics as unknown as RunMetrics).atPrevalence.expectedCostPer1k!;
+    const costOf = (id: string) => (decision.evalRuns.find((r) => r.candidateId === id)!.metrics as unknown as StoredRunMetrics).report.reweighted!.expectedCostPer1k!;
     const cheapest = [...decision.candidates].sort((a, b) => costOf(a.id) - costOf(b.id))[0]!.id;
     expect(cheapest).not.toBe(leader);
-    const leaderRun = decision.evalRuns.find((r) => r.candidateId === leader)!.metrics as unknown as RunMetrics;
-    expect(leaderRun.atThreshold.recall!).toBeLessThan(decision.recallFloor);
+    const leaderRun = decision.evalRuns.find((r) => r.candidateId === leader)!.metrics as unknown as StoredRunMetrics;
+    expect(leaderRun.report.atThreshold.recall!).toBeLessThan(decision.recallFloor);
 
     // Exactly one candidate fails an SLO at the stated concurrency; each has three or more load levels.
     const failing = decision.candidates.filter((c) => {
