@@ -28,7 +28,8 @@ export interface RankedCounts {
  *   fps[i] = #{s ≥ tᵢ} − tps[i].
  * The sorted copy is compacted in place into the thresholds. tps and fps each reserve one
  * spare slot so that {@link precisionRecallCurveInPlace} can append scikit-learn's end point.
- * Peak extra memory: 16n (sorted scores + the sort's scratch, reused for tps) + 8m (fps) + 8P.
+ * Peak extra memory: 16n (sorted scores + the sort's scratch, reused for tps) + 8m (fps) + 8P,
+ * i.e. the three output arrays of the PR curve plus the positives' scores.
  */
 export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
   checkBinaryInput(labels, scores);
@@ -43,7 +44,7 @@ export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
   const spare = sorted === a ? b : a;
   const positiveScores = new Float64Array(positives);
   for (let i = 0, j = 0; i < n; i++) if (labels[i] === 1) positiveScores[j++] = scores[i] as number;
-  const sortedPositives = radixSortFloat64(positiveScores);
+  const sortedPositives = positiveScores.sort(); // in place: no scratch buffer for the few positives
 
   let m = n > 0 ? 1 : 0;
   for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) m++;
