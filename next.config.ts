@@ -25,6 +25,8 @@ const securityHeaders = [
 ];
 
 const nextConfig: NextConfig = {
+  // Parallel worktrees or sessions can build side by side (NEXT_DIST_DIR=.next-foo).
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // Native, wasm and stream-heavy server packages load from node_modules as they are.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-copy-streams", "@prisma/adapter-pg", "@node-rs/argon2"],
   experimental: { authInterrupts: true },
