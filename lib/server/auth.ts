@@ -69,12 +69,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       if (user?.id) {
         token.uid = user.id;
         token.roles = (user as { roles?: RoleName[] }).roles ?? [];
+        token.signedInAt = Date.now();
       }
       return token;
     },
     session({ session, token }) {
       if (typeof token.uid === "string") session.user.id = token.uid;
       (session.user as { roles?: unknown }).roles = token.roles ?? [];
+      (session as { signedInAt?: unknown }).signedInAt = token.signedInAt;
       return session;
     },
   },
@@ -86,9 +88,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       const prisma = await db();
       const user = await prisma.user.findUnique({ where: { id: uid }, select: { id: true, roles: true } });
       if (!user) return;
-      await prisma.$transaction((tx) =>
-        recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_out", entityType: "User", entityId: user.id }),
-      );
+      await prisma.$transaction(async (tx) => {
+        // Void every session of this sign-in and before it (see User.sessionsValidAfter).
+        await tx.user.update({ where: { id: user.id }, data: { sessionsValidAfter: new Date() } });
+        await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_out", entityType: "User", entityId: user.id, request: await requestInfo() });
+      });
     },
   },
 });

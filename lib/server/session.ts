@@ -21,13 +21,16 @@ export const currentActor = cache(async (): Promise<Actor | null> => {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  return actorById(id);
+  const signedInAt = (session as { signedInAt?: unknown }).signedInAt;
+  return actorById(id, typeof signedInAt === "number" ? signedInAt : 0);
 });
 
-export async function actorById(id: string): Promise<Actor | null> {
+/** The active user with this id; with `signedInAt`, only if that sign-in has not been voided since. */
+export async function actorById(id: string, signedInAt?: number): Promise<Actor | null> {
   const prisma = await db();
-  const user = await prisma.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, active: true } });
+  const user = await prisma.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true } });
   if (!user?.active) return null;
+  if (signedInAt !== undefined && user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime()) return null;
   return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
 }
 
