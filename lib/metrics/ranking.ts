@@ -39,20 +39,45 @@ export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
   // result is then reused for tps (m + 1 ≤ n + 1 slots).
   const a = new Float64Array(new ArrayBuffer(8 * (n + 1)), 0, n);
   const b = new Float64Array(new ArrayBuffer(8 * (n + 1)), 0, n);
-  for (let i = 0; i < n; i++) a[i] = scores[i] as number;
+  copyInto(scores, a);
   const sorted = radixSortFloat64(a, b);
   const spare = sorted === a ? b : a;
-  const positiveScores = new Float64Array(positives);
-  for (let i = 0, j = 0; i < n; i++) if (labels[i] === 1) positiveScores[j++] = scores[i] as number;
-  const sortedPositives = positiveScores.sort(); // in place: no scratch buffer for the few positives
-
-  let m = n > 0 ? 1 : 0;
-  for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) m++;
+  const sortedPositives = positiveScores(labels, scores, positives).sort(); // in place: the positives are few
+  const m = countDistinct(sorted);
   const tps = new Float64Array(spare.buffer, 0, m);
   const fps = new Float64Array(new ArrayBuffer(8 * (m + 1)), 0, m);
+  compactCounts(sorted, sortedPositives, tps, fps);
+  return { thresholds: sorted.subarray(0, m), tps, fps, positives, negatives: n - positives };
+}
 
+// The passes are small separate functions so that each is optimised on its own (one long
+// function with many loops keeps falling back to the interpreter between them).
+
+function copyInto(source: Scores, target: Float64Array): void {
+  for (let i = 0; i < target.length; i++) target[i] = source[i] as number;
+}
+
+function positiveScores(labels: Labels, scores: Scores, positives: number): Float64Array {
+  const out = new Float64Array(positives);
+  for (let i = 0, j = 0; i < labels.length; i++) if (labels[i] === 1) out[j++] = scores[i] as number;
+  return out;
+}
+
+function countDistinct(sorted: Float64Array): number {
+  let m = sorted.length > 0 ? 1 : 0;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) m++;
+  return m;
+}
+
+/**
+ * One pass over the sorted scores: at the first occurrence (index i) of each distinct score t,
+ * #{s ≥ t} = n − i and tps = P − #{positive scores < t}; t is written to slot k ≤ i in place.
+ */
+function compactCounts(sorted: Float64Array, sortedPositives: Float64Array, tps: Float64Array, fps: Float64Array): void {
+  const n = sorted.length;
+  const positives = sortedPositives.length;
   let k = 0;
-  let below = 0; // positives with score < current threshold
+  let below = 0;
   for (let i = 0; i < n; i++) {
     const t = sorted[i] as number;
     if (i > 0 && t === sorted[i - 1]) continue;
@@ -63,7 +88,6 @@ export function rankCounts(labels: Labels, scores: Scores): RankedCounts {
     fps[k] = n - i - tp;
     k++;
   }
-  return { thresholds: sorted.subarray(0, m), tps, fps, positives, negatives: n - positives };
 }
 
 /** Index of the smallest distinct threshold ≥ t (m when none): the operating point for s ≥ t. */

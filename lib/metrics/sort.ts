@@ -23,23 +23,7 @@ export function radixSortFloat64(values: Float64Array, scratch: Float64Array = n
   if (n < 256) return values.sort();
   const lo = LITTLE_ENDIAN ? 0 : 1;
   const hi = 1 - lo;
-  // Histograms of all six digits in one pass over the keys.
-  const c0 = new Uint32Array(2048), c1 = new Uint32Array(2048), c2 = new Uint32Array(1024);
-  const c3 = new Uint32Array(2048), c4 = new Uint32Array(2048), c5 = new Uint32Array(1024);
-  const bitsOf = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
-  for (let i = 0; i < n; i++) {
-    const h = bitsOf[2 * i + hi] as number;
-    const flip = h >> 31; // −1 for negative values, 0 otherwise
-    const kl = (bitsOf[2 * i + lo] as number) ^ flip;
-    const kh = h ^ (flip | 0x80000000);
-    c0[kl & 2047]!++;
-    c1[(kl >>> 11) & 2047]!++;
-    c2[kl >>> 22]!++;
-    c3[kh & 2047]!++;
-    c4[(kh >>> 11) & 2047]!++;
-    c5[kh >>> 22]!++;
-  }
-  const counts = [c0, c1, c2, c3, c4, c5];
+  const counts = histograms(values, lo, hi);
   let src = values;
   let dst = scratch.length === n ? scratch : scratch.subarray(0, n);
   DIGITS.forEach(([word, shift, bits], d) => {
@@ -59,6 +43,26 @@ export function radixSortFloat64(values: Float64Array, scratch: Float64Array = n
     dst = t;
   });
   return src;
+}
+
+/** Histograms of all six digits, in one pass over the keys. */
+function histograms(values: Float64Array, lo: number, hi: number): Uint32Array[] {
+  const c0 = new Uint32Array(2048), c1 = new Uint32Array(2048), c2 = new Uint32Array(1024);
+  const c3 = new Uint32Array(2048), c4 = new Uint32Array(2048), c5 = new Uint32Array(1024);
+  const bitsOf = new Uint32Array(values.buffer, values.byteOffset, 2 * values.length);
+  for (let i = 0; i < values.length; i++) {
+    const h = bitsOf[2 * i + hi] as number;
+    const flip = h >> 31; // −1 for negative values, 0 otherwise
+    const kl = (bitsOf[2 * i + lo] as number) ^ flip;
+    const kh = h ^ (flip | 0x80000000);
+    c0[kl & 2047]!++;
+    c1[(kl >>> 11) & 2047]!++;
+    c2[kl >>> 22]!++;
+    c3[kh & 2047]!++;
+    c4[(kh >>> 11) & 2047]!++;
+    c5[kh >>> 22]!++;
+  }
+  return [c0, c1, c2, c3, c4, c5];
 }
 
 /** One stable pass keyed by a digit of the low 32 bits of the key. */
