@@ -163,7 +163,7 @@ export async function readCsv(file: string): Promise<Items> {
       prevEnd = info.lines;
       prevEmpty = info.empty_lines;
       if (!header) {
-        header = record.map((h) => h.trim());
+        header = record.map((h) => h.trim().toLowerCase()); // "Label", " score " name the same columns
         labelAt = header.indexOf("label");
         scoreAt = header.indexOf("score");
         const missing = ["label", "score"].filter((c) => !header!.includes(c));
