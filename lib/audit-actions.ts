@@ -20,8 +20,10 @@ export const AUDIT_ACTIONS = [
   "pack_revision.create",
   "signature.create",
   "signature.failed_password",
+  "signature.rate_limited",
   "export.pdf",
   "export.json",
+  "export.audit_bundle",
   "demo.seed",
 ] as const;
 
