@@ -1,76 +1,74 @@
-import { formatMoney, formatNumber, formatPercent } from "@/lib/format";
-import type { PackData } from "./pack-data";
-import { checkSlos, costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency, type SloCheck } from "./serving";
-import { kendallTau, rankBy, rankReversals, type NamedRanking } from "./ranks";
+import { formatMoney, formatNumber } from "@/lib/format";
+import type { StoredRunMetrics } from "./run-input";
+import { checkSlos, rowAtSloConcurrency, type Pricing, type ServingRow, type SloCheck, type Slos } from "./serving";
 
 /**
- * The gate table, the elimination funnel, the total cost and the rank comparison (SPEC §3
- * "Across stages"), pure, from stored evidence. Stages 1–2 never eliminate a candidate: they
- * are shortlisting evidence only.
+ * The gate table of SPEC §3, per candidate, from stored evidence only (pure): evidence present
+ * in stages 3–5, the recall floor at π (recall does not change with π) and whether its 95%
+ * interval's lower bound meets it, the precision floor at π, and each SLO at the SLO's stated
+ * concurrency. Missing evidence fails a gate — it never passes one. Shared by the evidence pack
+ * (page, exports) and the pack revision (lib/server/signoff).
  */
+export interface GateTask extends Slos {
+  recallFloor: number;
+  precisionFloor: number | null;
+  prevalence: number;
+  currency?: string;
+}
+
 export interface Gate {
   key: string;
   label: string;
+  /** The SPEC §3 stage the gate belongs to. */
   stage: 3 | 4 | 5;
-  /** null: not measurable (no evidence) — which fails the gate. */
+  /** null: not measurable — counts as failed. */
   pass: boolean | null;
   detail: string;
 }
 
-export interface CandidateGates {
-  candidateId: string;
-  gates: Gate[];
-  /** Recall's 95% interval lower bound meets the floor too (a stricter reading of the same gate). */
-  recallLowerBoundMeetsFloor: boolean | null;
-  passes: boolean;
+export function candidateGates(task: GateTask, pricing: Pricing, run: StoredRunMetrics | null, rows: readonly ServingRow[]): Gate[] {
+  const currency = task.currency ?? "";
+  const gates: Gate[] = [];
+  gates.push({ key: "stage3-evidence", label: "Task accuracy evidence (stage 3)", stage: 3, pass: run !== null, detail: run ? `${run.report.n.toLocaleString("en-US")} items` : "no computed eval run" });
+  const reweighted = run?.report.reweighted ?? null;
+  gates.push({ key: "stage4-evidence", label: "Class-balance evidence (stage 4)", stage: 4, pass: reweighted !== null, detail: reweighted ? `re-weighted to π = ${task.prevalence}` : "no figures at π" });
+  const recall = run?.report.atThreshold.recall ?? null;
+  const lower = run?.recallInterval?.[0] ?? null;
+  gates.push({
+    key: "recall-floor",
+    label: `Recall ≥ ${task.recallFloor} at π`,
+    stage: 4,
+    pass: recall === null || recall === undefined ? false : recall >= task.recallFloor,
+    detail: recall === null || recall === undefined ? "recall undefined" : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}`,
+  });
+  if (task.precisionFloor !== null) {
+    const precision = reweighted?.precision ?? null;
+    gates.push({
+      key: "precision-floor",
+      label: `Precision ≥ ${task.precisionFloor} at π`,
+      stage: 4,
+      pass: precision === null ? false : precision >= task.precisionFloor,
+      detail: `precision at π ${formatNumber(precision)}`,
+    });
+  }
+  const row = rowAtSloConcurrency(task, rows);
+  gates.push({
+    key: "stage5-evidence",
+    label: "Serving evidence (stage 5)",
+    stage: 5,
+    pass: row !== null,
+    detail: row ? `measured at concurrency ${row.concurrency ?? "—"}` : rows.length ? `no load level at concurrency ${task.sloThroughputConcurrency}` : "no serving benchmark",
+  });
+  if (row) {
+    for (const check of checkSlos(task, pricing, row)) {
+      gates.push({ key: `slo-${check.key}`, label: sloLabel(check, currency), stage: 5, pass: check.pass, detail: `measured ${sloValue(check, currency)} at concurrency ${row.concurrency ?? "—"}` });
+    }
+  }
+  return gates;
 }
 
-export function gateTable(data: PackData): CandidateGates[] {
-  const d = data.decision;
-  return data.candidates.map((c) => {
-    const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
-    const rows = data.serving.filter((s) => s.candidateId === c.id);
-    const gates: Gate[] = [];
-    gates.push({ key: "evidence-3", label: "Task accuracy evidence (stage 3)", stage: 3, pass: run !== null, detail: run ? `${run.n.toLocaleString("en-US")} items` : "no computed eval run" });
-    const recall = run?.report.atThreshold.recall ?? null;
-    const lower = run?.recallInterval?.[0] ?? null;
-    gates.push({
-      key: "evidence-4",
-      label: "Class-balance evidence (stage 4)",
-      stage: 4,
-      pass: run?.report.reweighted ? true : run ? false : null,
-      detail: run?.report.reweighted ? `re-weighted to π = ${formatPercent(d.prevalence)}` : "no figures at π",
-    });
-    gates.push({
-      key: "recall-floor",
-      label: `Recall ≥ ${formatNumber(d.recallFloor, 2)} at π`,
-      stage: 4,
-      pass: recall === null ? null : recall >= d.recallFloor,
-      detail: recall === null ? "recall undefined" : `recall ${formatNumber(recall)} (95% lower bound ${formatNumber(lower)})`,
-    });
-    if (d.precisionFloor !== null) {
-      const precision = run?.report.reweighted?.precision ?? null;
-      gates.push({
-        key: "precision-floor",
-        label: `Precision ≥ ${formatNumber(d.precisionFloor, 2)} at π`,
-        stage: 4,
-        pass: precision === null ? null : precision >= d.precisionFloor,
-        detail: `precision at π ${formatNumber(precision)}`,
-      });
-    }
-    const row = rowAtSloConcurrency(d, rows);
-    gates.push({ key: "evidence-5", label: "Serving evidence (stage 5)", stage: 5, pass: rows.length > 0 ? row !== null : null, detail: rows.length ? `${rows.length} load levels` : "no serving benchmark" });
-    const checks: SloCheck[] = row ? checkSlos(d, c, row) : [];
-    for (const check of checks) {
-      gates.push({ key: `slo-${check.key}`, label: sloLabel(check, d.currency), stage: 5, pass: check.pass, detail: `measured ${sloValue(check, d.currency)} at concurrency ${row?.concurrency ?? "—"}` });
-    }
-    return {
-      candidateId: c.id,
-      gates,
-      recallLowerBoundMeetsFloor: lower === null ? null : lower >= d.recallFloor,
-      passes: gates.every((g) => g.pass === true),
-    };
-  });
+export function failedGates(gates: readonly Gate[]): Gate[] {
+  return gates.filter((g) => g.pass !== true);
 }
 
 function sloLabel(check: SloCheck, currency: string): string {
@@ -84,90 +82,4 @@ function sloValue(check: SloCheck, currency: string): string {
   if (check.key === "throughput") return `${formatNumber(check.actual, 1)} req/s`;
   if (check.key === "cost") return formatMoney(check.actual, currency, 3);
   return `${Math.round(check.actual)} ms`;
-}
-
-export interface FunnelEntry {
-  candidateId: string;
-  name: string;
-  /** The stage at which the candidate fell (3–5), or null when it passes every gate. */
-  fellAt: 3 | 4 | 5 | null;
-  reasons: string[];
-}
-
-/** At which stage each rejected candidate fell and why: its first failing stage's failing gates. */
-export function eliminationFunnel(data: PackData, gates: CandidateGates[] = gateTable(data)): FunnelEntry[] {
-  return data.candidates.map((c) => {
-    const g = gates.find((x) => x.candidateId === c.id)!;
-    const failing = g.gates.filter((x) => x.pass !== true);
-    const fellAt = failing.length ? (Math.min(...failing.map((x) => x.stage)) as 3 | 4 | 5) : null;
-    return { candidateId: c.id, name: c.name, fellAt, reasons: failing.filter((x) => x.stage === fellAt).map((x) => `${x.label}: ${x.detail}`) };
-  });
-}
-
-export interface TotalCost {
-  candidateId: string;
-  /** Expected error cost per 1,000 items at π, at the operating threshold (stage 4). */
-  errorCostPer1k: number | null;
-  /** Serving cost per 1,000 requests at the SLO concurrency (stage 5); one request per item. */
-  servingCostPer1k: number | null;
-  totalPer1k: number | null;
-}
-
-export function totalCosts(data: PackData): TotalCost[] {
-  return data.candidates.map((c) => {
-    const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
-    const errorCostPer1k = run?.report.reweighted?.expectedCostPer1k ?? null;
-    const row = rowAtSloConcurrency(data.decision, data.serving.filter((s) => s.candidateId === c.id));
-    const servingCostPer1k = row ? costPer1kRequests(c, row) : null;
-    return { candidateId: c.id, errorCostPer1k, servingCostPer1k, totalPer1k: errorCostPer1k !== null && servingCostPer1k !== null ? errorCostPer1k + servingCostPer1k : null };
-  });
-}
-
-/** The suite of a stage most candidates have a score on (the headline suite). */
-export function headlineSuite(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): string | null {
-  const count = new Map<string, Set<string>>();
-  for (const s of data.scores) if (s.stage === stage) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
-  return [...count].sort((a, b) => b[1].size - a[1].size)[0]?.[0] ?? null;
-}
-
-function suiteRanking(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): NamedRanking | null {
-  const suite = headlineSuite(data, stage);
-  if (!suite) return null;
-  const scores = data.scores.filter((s) => s.stage === stage && s.suite === suite);
-  return { key: stage.toLowerCase(), label: suite, ranking: rankBy(new Map(scores.map((s) => [s.candidateId, s.value])), scores[0]?.higherIsBetter ?? true) };
-}
-
-export interface RankComparison {
-  candidates: { id: string; name: string }[];
-  rankings: (NamedRanking & { role: "shortlisting" | "verdict" })[];
-  /** Kendall's τ-b of each shortlisting ranking against each verdict ranking. */
-  taus: { a: string; b: string; tau: number | null }[];
-  reversals: { candidateId: string; text: string }[];
-}
-
-export function rankComparison(data: PackData): RankComparison {
-  const pct = formatPercent(data.decision.prevalence, 0);
-  const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
-  const shortlisting = [suiteRanking(data, "LEADERBOARD"), suiteRanking(data, "PREFERENCE")].filter((r): r is NamedRanking => r !== null);
-  const verdict: NamedRanking[] = [
-    { key: "ap-at-prevalence", label: `AP at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.averagePrecision])), true) },
-    { key: "recall", label: `recall at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.atThreshold.recall])), true) },
-    { key: "expected-cost", label: "expected cost", ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.expectedCostPer1k])), false) },
-  ];
-  const taus = shortlisting.flatMap((a) => verdict.map((b) => ({ a: a.label, b: b.label, tau: kendallTau(a.ranking, b.ranking) })));
-  const candidates = data.candidates.map((c) => ({ id: c.id, name: c.name }));
-  return {
-    candidates,
-    rankings: [...shortlisting.map((r) => ({ ...r, role: "shortlisting" as const })), ...verdict.map((r) => ({ ...r, role: "verdict" as const }))],
-    taus,
-    reversals: rankReversals(candidates, shortlisting, verdict),
-  };
-}
-
-/** The highest concurrency meeting every latency and cost SLO, per candidate. */
-export function sloHeadroom(data: PackData) {
-  return data.candidates.map((c) => {
-    const row = highestPassingConcurrency(data.decision, c, data.serving.filter((s) => s.candidateId === c.id));
-    return { candidateId: c.id, concurrency: row?.concurrency ?? null, costPer1k: row ? costPer1kRequests(c, row) : null };
-  });
 }
