@@ -1,0 +1,116 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { can } from "@/lib/auth/permissions";
+import type { Database } from "@/lib/db/connect";
+import { MAX_REPORTED_ERRORS } from "@/lib/ingest/formats/issues";
+import type { ParseIssue } from "@/lib/ingest/formats/types";
+import { AppError, forbiddenError, notFoundError } from "../errors";
+import type { RequestInfo } from "../audit";
+import type { Actor } from "../session";
+import type { ImportLimits, UploadFile } from "./files";
+
+export type ImportKind = "DATASET" | "PREDICTIONS" | "LEADERBOARD" | "SERVING";
+
+export interface ImportOptionsBase {
+  /** Explicit format id; otherwise detected from the content (and the file name for tabular files). */
+  format?: string;
+  limits?: Partial<ImportLimits>;
+  request?: RequestInfo;
+}
+
+/** What every importer returns; `existing` is true when the same bytes had been imported before (nothing changed). */
+export interface ImportSummary {
+  importId: string;
+  kind: ImportKind;
+  existing: boolean;
+  format: string;
+  producerVersion: string | null;
+  sha256: string;
+  sizeBytes: number;
+  rowCount: number;
+  warnings: string[];
+}
+
+export type { UploadFile };
+
+/** A rejected file: 422 with the first 100 problems and the total count; nothing was written. */
+export class ImportRejected extends AppError {
+  constructor(
+    readonly issues: ParseIssue[],
+    readonly errorCount: number,
+    format?: string,
+  ) {
+    super(
+      "VALIDATION",
+      `The file was rejected: ${errorCount.toLocaleString("en-US")} problem${errorCount === 1 ? "" : "s"} found${errorCount > MAX_REPORTED_ERRORS ? ` (first ${MAX_REPORTED_ERRORS} listed)` : ""}. Nothing was imported.`,
+      { errors: issues.slice(0, MAX_REPORTED_ERRORS), errorCount, format },
+    );
+  }
+}
+
+/** Keeps the first 100 issues in file order and counts them all. */
+export class Issues {
+  list: ParseIssue[] = [];
+  count = 0;
+  add(...issues: ParseIssue[]) {
+    for (const issue of issues) {
+      this.count++;
+      if (this.list.length < MAX_REPORTED_ERRORS) this.list.push(issue);
+    }
+  }
+  get failed() {
+    return this.count > 0;
+  }
+  reject(format?: string): never {
+    const sorted = [...this.list].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    throw new ImportRejected(sorted, this.count, format);
+  }
+}
+
+export const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${randomBytes(9).toString("base64url")}`;
+
+/** The decision, when the actor may import evidence into it now. */
+export async function requireImportableDecision(database: Database, actor: Actor, decisionId: string) {
+  if (!can(actor, "evidence.import")) throw forbiddenError();
+  const decision = await database.prisma.decision.findUnique({ where: { id: decisionId }, select: { id: true, status: true, positiveClass: true } });
+  if (!decision) throw notFoundError("The decision");
+  if (decision.status === "IN_REVIEW" || decision.status === "APPROVED" || decision.status === "REJECTED") {
+    throw new AppError("CONFLICT", `The decision is ${decision.status.toLowerCase().replace("_", " ")}; its evidence is frozen.`);
+  }
+  return decision;
+}
+
+export function summaryFrom(row: { id: string; kind: ImportKind; format: string; producerVersion: string | null; sha256: string; sizeBytes: bigint | number | string; rowCount: number }, existing: boolean, warnings: string[] = []): ImportSummary {
+  return {
+    importId: row.id,
+    kind: row.kind,
+    existing,
+    format: row.format,
+    producerVersion: row.producerVersion,
+    sha256: row.sha256,
+    sizeBytes: Number(row.sizeBytes),
+    rowCount: row.rowCount,
+    warnings,
+  };
+}
+
+export const IMPORT_SUMMARY_SELECT = { id: true, kind: true, format: true, producerVersion: true, sha256: true, sizeBytes: true, rowCount: true } as const;
+
+/** Chunks of CSV text of about `size` characters, for COPY. */
+export class ChunkBuffer {
+  private parts: string[] = [];
+  private length = 0;
+  constructor(private readonly size = 1 << 16) {}
+  push(text: string): string | null {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length < this.size) return null;
+    return this.take();
+  }
+  take(): string {
+    const out = this.parts.join("");
+    this.parts = [];
+    this.length = 0;
+    return out;
+  }
+}

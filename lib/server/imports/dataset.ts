@@ -1,0 +1,159 @@
+import "server-only";
+import { z } from "zod";
+import { csvRow } from "@/lib/db/bulk-copy";
+import { detectTabularFormat, type TabularFormat } from "@/lib/ingest/records";
+import { readDatasetRow, resolveDatasetColumns, type DatasetColumnOptions, type DatasetRow } from "@/lib/ingest/evidence-rows";
+import { database as getDatabase } from "../db";
+import { AppError } from "../errors";
+import type { Actor } from "../session";
+import { defaultLimits, spool, type UploadFile } from "./files";
+import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
+import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
+
+export interface DatasetImportOptions extends ImportOptionsBase, DatasetColumnOptions {
+  /** The dataset's name within the decision; each upload is a new version of it. */
+  datasetName: string;
+  /** Class names read as negative; the decision's positive class is positive; any other name is an error. */
+  negativeLabels?: string[];
+}
+
+export interface DatasetImportResult extends ImportSummary {
+  datasetId: string;
+  datasetVersionId: number;
+  version: number;
+  itemCount: number;
+  positiveCount: number;
+}
+
+const optionsSchema = z.object({
+  datasetName: z.string().trim().min(1, "a dataset name is required").max(200),
+  negativeLabels: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+});
+
+const ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
+
+export function datasetSpec(positiveClass: string, options: DatasetColumnOptions & { negativeLabels?: string[] }, counts = { positives: 0 }): RowSpec<DatasetRow> & { sliceColumn?: string } {
+  const mapping = { positiveClass, negativeLabels: options.negativeLabels };
+  const spec: RowSpec<DatasetRow> & { sliceColumn?: string } = {
+    resolve(columns, line) {
+      const r = resolveDatasetColumns(columns, options, line);
+      if (!r.ok) return r;
+      spec.sliceColumn = r.cols.slice;
+      return { ok: true, read: (values, l) => readDatasetRow(values, r.cols, mapping, l) };
+    },
+    toCsv: (row) => csvRow([row.itemId, row.label, row.slice, row.text]),
+    itemId: (row) => row.itemId,
+    onRow: (row) => {
+      if (row.label) counts.positives++;
+    },
+  };
+  return spec;
+}
+
+async function tabularFormat(path: string, name: string, explicit?: string): Promise<TabularFormat> {
+  let format: string;
+  try {
+    format = await detectTabularFormat(path, name, explicit);
+  } catch (error) {
+    throw new ImportRejected([{ field: "format", value: explicit, reason: (error as Error).message }], 1);
+  }
+  if (format === "parquet") {
+    throw new ImportRejected([{ field: "format", value: "parquet", reason: "Parquet is not supported yet: export the table as CSV or JSON Lines" }], 1, "parquet");
+  }
+  return format as TabularFormat;
+}
+export { tabularFormat };
+
+/**
+ * Uploads a labelled dataset as a new version of the named dataset: streamed, validated row by
+ * row, COPYed into DatasetItem with its Import row, version row and audit event in one
+ * transaction. Same bytes for the same dataset again → the existing version, nothing written.
+ */
+export async function importDataset(actor: Actor, decisionId: string, file: UploadFile, options: DatasetImportOptions): Promise<DatasetImportResult> {
+  const database = await getDatabase();
+  const decision = await requireImportableDecision(database, actor, decisionId);
+  const parsedOptions = optionsSchema.parse(options);
+  const limits = { ...defaultLimits("bulk"), ...options.limits };
+  const spooled = await spool(file, limits);
+  try {
+    const format = await tabularFormat(spooled.path, spooled.name, options.format);
+    const findExisting = async () => {
+      const row = await database.prisma.import.findFirst({
+        where: { decisionId, kind: "DATASET", sha256: spooled.sha256, status: "SUCCEEDED", datasetVersion: { dataset: { name: parsedOptions.datasetName } } },
+        select: { ...IMPORT_SUMMARY_SELECT, datasetVersion: { select: { id: true, version: true, itemCount: true, positiveCount: true, datasetId: true } } },
+      });
+      if (!row?.datasetVersion) return null;
+      const v = row.datasetVersion;
+      return { ...summaryFrom(row, true), datasetId: v.datasetId, datasetVersionId: v.id, version: v.version, itemCount: v.itemCount, positiveCount: v.positiveCount };
+    };
+    const before = await findExisting();
+    if (before) return before;
+
+    const counts = { positives: 0 };
+    const spec = datasetSpec(decision.positiveClass, { ...options, negativeLabels: parsedOptions.negativeLabels }, counts);
+    const content = await spooled.content();
+    try {
+      const result = await withRawTx(database, async (tx) => {
+        await lockImportKey(tx, `${decisionId}:DATASET:${spooled.sha256}`);
+        const existing = await tx.query<{ id: string }>(
+          `SELECT i.id FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
+            WHERE i."decisionId" = $1 AND i.kind = 'DATASET' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND d.name = $3`,
+          [decisionId, spooled.sha256, parsedOptions.datasetName],
+        );
+        if (existing.length) return null; // a concurrent upload of the same bytes won; read it after this transaction
+
+        await tx.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, $3) ON CONFLICT ("decisionId", name) DO NOTHING`, [newId("ds"), decisionId, parsedOptions.datasetName]);
+        const [dataset] = await tx.query<{ id: string }>(`SELECT id FROM "Dataset" WHERE "decisionId" = $1 AND name = $2 FOR UPDATE`, [decisionId, parsedOptions.datasetName]);
+        const [{ next }] = (await tx.query<{ next: number }>(`SELECT COALESCE(MAX(version), 0) + 1 AS next FROM "DatasetVersion" WHERE "datasetId" = $1`, [dataset!.id])) as [{ next: number }];
+        const importId = newId("imp");
+        await tx.query(
+          `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "importedById")
+           VALUES ($1, $2, 'DATASET', $3, NULL, $4, $5, $6, $7, 'SUCCEEDED', $8)`,
+          [importId, decisionId, format, spooled.name, spooled.sha256, String(spooled.sizeBytes), content, actor.id],
+        );
+        const [version] = await tx.query<{ id: number }>(
+          `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount", "sliceColumn", "importId") VALUES ($1, $2, 0, 0, NULL, $3) RETURNING id`,
+          [dataset!.id, Number(next), importId],
+        );
+        const versionId = version!.id;
+        const state: StreamState = { issues: new Issues(), rows: 0 };
+        await tx.copy("DatasetItem", ITEM_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${versionId},`));
+        if (state.issues.failed) state.issues.reject(format);
+        const itemCount = state.rows;
+        await tx.query(`UPDATE "DatasetVersion" SET "itemCount" = $2, "positiveCount" = $3, "sliceColumn" = $4 WHERE id = $1`, [versionId, itemCount, counts.positives, spec.sliceColumn ?? null]);
+        await tx.query(`UPDATE "Import" SET "rowCount" = $2 WHERE id = $1`, [importId, itemCount]);
+        await recordAuditRaw(tx, {
+          actor,
+          action: "evidence.import",
+          entityType: "DatasetVersion",
+          entityId: String(versionId),
+          decisionId,
+          after: { kind: "DATASET", importId, dataset: parsedOptions.datasetName, version: Number(next), format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, itemCount, positiveCount: counts.positives },
+          request: options.request,
+        });
+        return {
+          ...summaryFrom({ id: importId, kind: "DATASET", format, producerVersion: null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount: itemCount }, false),
+          datasetId: dataset!.id,
+          datasetVersionId: versionId,
+          version: Number(next),
+          itemCount,
+          positiveCount: counts.positives,
+        };
+      });
+      if (result) return result;
+      const after = await findExisting();
+      if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
+      return after;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Duplicate ids: list every one with its line (own transaction, rolled back).
+      const issues: Issues = await withRawTx(database, (tx) =>
+        duplicateReport(tx, spooled.path, format, datasetSpec(decision.positiveClass, { ...options, negativeLabels: parsedOptions.negativeLabels }), limits.maxRows),
+      );
+      issues.reject(format);
+    }
+  } finally {
+    await spooled.cleanup();
+  }
+}

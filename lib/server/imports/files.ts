@@ -1,0 +1,112 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { readFile, rm, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { once } from "node:events";
+import { AppError } from "../errors";
+
+/**
+ * An uploaded file: a path on disk (CLI) or a byte stream (HTTP body). Streams are spooled to a
+ * temporary file while their SHA-256 is computed, so a request body is never held in memory and
+ * the parser can read it (twice on the error path) from disk.
+ */
+export type UploadFile = { name: string; path: string } | { name: string; stream: AsyncIterable<Uint8Array> };
+
+export interface ImportLimits {
+  /** Largest accepted file, in bytes. */
+  maxBytes: number;
+  /** Most data rows accepted in one file. */
+  maxRows: number;
+  /** Files up to this size keep their bytes in Import.content; larger ones only sha256 + size. */
+  keepContentBytes: number;
+}
+
+const envNumber = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+/** Defaults (env overrides): bulk evidence up to 2 GiB / 20 M rows; public files up to 50 MB. */
+export function defaultLimits(kind: "bulk" | "public"): ImportLimits {
+  return kind === "bulk"
+    ? {
+        maxBytes: envNumber("VERDICT_IMPORT_MAX_BYTES", 2 * 1024 ** 3),
+        maxRows: envNumber("VERDICT_IMPORT_MAX_ROWS", 20_000_000),
+        keepContentBytes: envNumber("VERDICT_IMPORT_KEEP_BYTES", 10 * 1024 ** 2),
+      }
+    : {
+        maxBytes: envNumber("VERDICT_IMPORT_MAX_PUBLIC_BYTES", 50 * 1024 ** 2),
+        maxRows: envNumber("VERDICT_IMPORT_MAX_ROWS", 20_000_000),
+        keepContentBytes: envNumber("VERDICT_IMPORT_KEEP_BYTES", 10 * 1024 ** 2),
+      };
+}
+
+export const tooLarge = (what: string, limit: number, unit: string) =>
+  new AppError("PAYLOAD_TOO_LARGE", `The file is too large: ${what} exceeds the limit of ${limit.toLocaleString("en-US")} ${unit}.`, { limit, unit });
+
+export interface SpooledFile {
+  name: string;
+  path: string;
+  sha256: string;
+  sizeBytes: number;
+  /** The original bytes when they are at most `keepContentBytes`, else null. */
+  content(): Promise<Buffer | null>;
+  cleanup(): Promise<void>;
+}
+
+export async function spool(file: UploadFile, limits: ImportLimits): Promise<SpooledFile> {
+  const name = safeFileName(file.name);
+  const hash = createHash("sha256");
+  let size = 0;
+  let filePath: string;
+  let cleanup = async () => {};
+  if ("path" in file) {
+    filePath = file.path;
+    for await (const chunk of createReadStream(filePath, { highWaterMark: 1 << 20 })) {
+      size += (chunk as Buffer).length;
+      if (size > limits.maxBytes) throw tooLarge("its size", limits.maxBytes, "bytes");
+      hash.update(chunk as Buffer);
+    }
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), "verdict-upload-"));
+    filePath = path.join(dir, randomBytes(8).toString("hex"));
+    cleanup = () => rm(dir, { recursive: true, force: true });
+    const out = createWriteStream(filePath);
+    try {
+      for await (const chunk of file.stream) {
+        size += chunk.byteLength;
+        if (size > limits.maxBytes) throw tooLarge("its size", limits.maxBytes, "bytes");
+        hash.update(chunk);
+        if (!out.write(chunk)) await once(out, "drain");
+      }
+      out.end();
+      await once(out, "finish");
+    } catch (error) {
+      out.destroy();
+      await cleanup();
+      throw error;
+    }
+  }
+  const sizeBytes = size;
+  return {
+    name,
+    path: filePath,
+    sha256: hash.digest("hex"),
+    sizeBytes,
+    content: async () => (sizeBytes <= limits.keepContentBytes ? readFile(filePath) : null),
+    cleanup,
+  };
+}
+
+/** The base name only, without control characters, at most 255 characters. */
+export function safeFileName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return (base || "upload").slice(0, 255);
+}
+
+/** Text of a small public file (leaderboards, serving reports), decoded leniently: the parsers reject U+FFFD. */
+export async function readText(file: SpooledFile): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(await readFile(file.path));
+}

@@ -1,0 +1,181 @@
+import "server-only";
+import { csvRow } from "@/lib/db/bulk-copy";
+import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptions, type PredictionRow } from "@/lib/ingest/evidence-rows";
+import { database as getDatabase } from "../db";
+import { AppError, notFoundError } from "../errors";
+import type { Actor } from "../session";
+import { defaultLimits, spool, type UploadFile } from "./files";
+import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
+import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
+import { tabularFormat } from "./dataset";
+import { enqueueComputeRun } from "../jobs";
+
+export interface PredictionsImportOptions extends ImportOptionsBase, PredictionColumnOptions {
+  /** Class names read as a negative predicted label (the decision's positive class is positive). */
+  negativeLabels?: string[];
+  /** "queue" (default): compute the run's metrics as a background job; "none": leave it PENDING (tests, benchmark). */
+  compute?: "queue" | "none";
+}
+
+export interface PredictionsImportResult extends ImportSummary {
+  runId: number;
+  status: string;
+  itemCount: number;
+  missingCount: number;
+}
+
+/** Examples of missing ids kept in the import's report. */
+const EXAMPLES = 20;
+
+const PREDICTION_COLUMNS = ["evalRunId", "itemId", "score", "predicted", "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens"] as const;
+
+export function predictionSpec(positiveClass: string, options: PredictionColumnOptions & { negativeLabels?: string[] }): RowSpec<PredictionRow> {
+  const mapping = { positiveClass, negativeLabels: options.negativeLabels };
+  return {
+    resolve(columns, line) {
+      const r = resolvePredictionColumns(columns, options, line);
+      if (!r.ok) return r;
+      return { ok: true, read: (values, l) => readPredictionRow(values, r.cols, mapping, l) };
+    },
+    toCsv: (r) => csvRow([r.itemId, r.score, r.predicted, r.parseFailure, r.rawOutput, r.latencyMs, r.inputTokens, r.outputTokens]),
+    itemId: (r) => r.itemId,
+  };
+}
+
+/**
+ * Uploads a candidate's predictions on a dataset version (SPEC §6). Policy for ids, joined to the
+ * dataset version by item id:
+ * - duplicate ids (the same id twice in the file) reject the file, every one listed with its line;
+ * - unknown ids (in the file, not in the dataset version) reject the file, the first 100 listed —
+ *   a prediction for an item the buyer never labelled is a sign of the wrong dataset version;
+ * - missing ids (in the dataset, not in the file) are accepted and counted on the run
+ *   (EvalRun.missingCount, examples in Import.errors); the metrics count each as an error.
+ * The run's metrics are then computed by a background job (EvalRun.status / progress).
+ */
+export async function importPredictions(
+  actor: Actor,
+  decisionId: string,
+  candidateId: string,
+  datasetVersionId: number,
+  file: UploadFile,
+  options: PredictionsImportOptions = {},
+): Promise<PredictionsImportResult> {
+  const database = await getDatabase();
+  const decision = await requireImportableDecision(database, actor, decisionId);
+  const prisma = database.prisma;
+  const candidate = await prisma.candidate.findFirst({ where: { id: candidateId, decisionId }, select: { id: true, name: true } });
+  if (!candidate) throw notFoundError("The candidate");
+  if (!Number.isSafeInteger(datasetVersionId)) throw notFoundError("The dataset version");
+  const version = await prisma.datasetVersion.findFirst({ where: { id: datasetVersionId, dataset: { decisionId } }, select: { id: true, itemCount: true, version: true, dataset: { select: { name: true } } } });
+  if (!version) throw notFoundError("The dataset version");
+  const limits = { ...defaultLimits("bulk"), ...options.limits };
+  const spooled = await spool(file, limits);
+  try {
+    const format = await tabularFormat(spooled.path, spooled.name, options.format);
+    const findExisting = async () => {
+      const row = await prisma.import.findFirst({
+        where: { decisionId, kind: "PREDICTIONS", sha256: spooled.sha256, status: "SUCCEEDED", evalRun: { candidateId, datasetVersionId } },
+        select: { ...IMPORT_SUMMARY_SELECT, evalRun: { select: { id: true, status: true, itemCount: true, missingCount: true } } },
+      });
+      if (!row?.evalRun) return null;
+      return { ...summaryFrom(row, true), runId: row.evalRun.id, status: row.evalRun.status, itemCount: row.evalRun.itemCount, missingCount: row.evalRun.missingCount };
+    };
+    const before = await findExisting();
+    if (before) return before;
+
+    const spec = predictionSpec(decision.positiveClass, options);
+    const content = await spooled.content();
+    let result: PredictionsImportResult | null = null;
+    try {
+      result = await withRawTx(database, async (tx) => {
+        await lockImportKey(tx, `${decisionId}:PREDICTIONS:${spooled.sha256}`);
+        const existing = await tx.query(
+          `SELECT i.id FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
+            WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
+          [decisionId, spooled.sha256, candidateId, datasetVersionId],
+        );
+        if (existing.length) return null;
+        const importId = newId("imp");
+        await tx.query(
+          `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "importedById")
+           VALUES ($1, $2, 'PREDICTIONS', $3, NULL, $4, $5, $6, $7, 'SUCCEEDED', $8)`,
+          [importId, decisionId, format, spooled.name, spooled.sha256, String(spooled.sizeBytes), content, actor.id],
+        );
+        const [run] = await tx.query<{ id: number }>(
+          `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "importId") VALUES ($1, $2, $3, 'PENDING', 0, $4) RETURNING id`,
+          [decisionId, candidateId, datasetVersionId, importId],
+        );
+        const runId = run!.id;
+        const state: StreamState = { issues: new Issues(), rows: 0 };
+        await tx.copy("Prediction", PREDICTION_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`));
+        if (state.issues.failed) state.issues.reject(format);
+
+        // Join check against the dataset version (both sides are primary-key ordered).
+        const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
+          `SELECT count(*) AS unknown FROM "Prediction" p
+            WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
+          [runId, datasetVersionId],
+        )) as [{ unknown: string | number }];
+        if (Number(unknown) > 0) {
+          const ids = await tx.query<{ itemId: string }>(
+            `SELECT p."itemId" FROM "Prediction" p
+              WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")
+              ORDER BY p."itemId" LIMIT 100`,
+            [runId, datasetVersionId],
+          );
+          throw new ImportRejected(
+            ids.map((r) => ({ record: `id ${r.itemId}`, field: "id", value: r.itemId, reason: `unknown id: not in dataset "${version.dataset.name}" v${version.version}` })),
+            Number(unknown),
+            format,
+          );
+        }
+        const rowCount = state.rows;
+        const missingCount = version.itemCount - rowCount;
+        const missingExamples =
+          missingCount > 0
+            ? (
+                await tx.query<{ itemId: string }>(
+                  `SELECT d."itemId" FROM "DatasetItem" d WHERE d."datasetVersionId" = $2
+                      AND NOT EXISTS (SELECT 1 FROM "Prediction" p WHERE p."evalRunId" = $1 AND p."itemId" = d."itemId")
+                    ORDER BY d."itemId" LIMIT ${EXAMPLES}`,
+                  [runId, datasetVersionId],
+                )
+              ).map((r) => r.itemId)
+            : [];
+        const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
+        await tx.query(`UPDATE "EvalRun" SET "itemCount" = $2, "missingCount" = $3, "unknownCount" = 0, "duplicateCount" = 0 WHERE id = $1`, [runId, version.itemCount, missingCount]);
+        await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [importId, rowCount, JSON.stringify(report)]);
+        await recordAuditRaw(tx, {
+          actor,
+          action: "evidence.import",
+          entityType: "EvalRun",
+          entityId: String(runId),
+          decisionId,
+          after: { kind: "PREDICTIONS", importId, candidateId, candidate: candidate.name, datasetVersionId, format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount, missingCount },
+          request: options.request,
+        });
+        return {
+          ...summaryFrom({ id: importId, kind: "PREDICTIONS", format, producerVersion: null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount }, false, missingCount > 0 ? [`${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`] : []),
+          runId,
+          status: "PENDING",
+          itemCount: version.itemCount,
+          missingCount,
+        };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const issues: Issues = await withRawTx(database, (tx) => duplicateReport(tx, spooled.path, format, spec, limits.maxRows));
+      issues.reject(format);
+    }
+    if (!result) {
+      const after = await findExisting();
+      if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
+      return after;
+    }
+    if (options.compute !== "none") await enqueueComputeRun(database, result.runId);
+    return result;
+  } finally {
+    await spooled.cleanup();
+  }
+}

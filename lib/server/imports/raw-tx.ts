@@ -1,0 +1,106 @@
+import "server-only";
+import { copyCsvPg, copyCsvPglite } from "@/lib/db/bulk-copy";
+import type { Database } from "@/lib/db/connect";
+import { canonicalJson } from "@/lib/canonical-json";
+import { auditHashPayload, chainHash, GENESIS_HASH, type AuditInput } from "../audit";
+
+/**
+ * One raw SQL transaction on either driver that can stream a COPY: bulk evidence (dataset items,
+ * predictions) lands with its Import row, its parent rows and its audit event, or nothing does —
+ * also when the process is killed mid-COPY (the transaction never commits).
+ */
+export interface RawTx {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** COPY … FROM STDIN (CSV) from a stream of CSV chunks. */
+  copy(table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void>;
+}
+
+/** PGlite reads COPY input from a Blob: feed it in batches so memory stays bounded. */
+const PGLITE_BATCH_CHARS = 32 << 20;
+
+export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promise<T>): Promise<T> {
+  if (database.mode === "embedded") {
+    return database.pglite.transaction(async (t) =>
+      fn({
+        query: async <R,>(sql: string, params?: unknown[]) => (await t.query<R>(sql, params)).rows,
+        copy: async (table, columns, chunks) => {
+          let parts: string[] = [];
+          let size = 0;
+          for await (const chunk of chunks) {
+            parts.push(chunk);
+            size += chunk.length;
+            if (size >= PGLITE_BATCH_CHARS) {
+              await copyCsvPglite(t, table, columns, new Blob(parts));
+              parts = [];
+              size = 0;
+            }
+          }
+          if (size > 0) await copyCsvPglite(t, table, columns, new Blob(parts));
+        },
+      }),
+    );
+  }
+  const client = await database.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn({
+      query: async <R,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+      copy: (table, columns, chunks) => copyCsvPg(client, table, columns, chunks),
+    });
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+// Same lock and hash chain as lib/server/audit.ts recordAudit, for writers outside Prisma.
+const AUDIT_CHAIN_LOCK = 7_348_002;
+
+/** Appends an audit event inside a raw transaction (the Prisma path is recordAudit). */
+export async function recordAuditRaw(tx: RawTx, input: AuditInput): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
+  const [last] = await tx.query<{ hash: string }>(`SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1`);
+  const event = {
+    actorId: input.actor.id,
+    actorRoles: [...input.actor.roles],
+    action: input.action,
+    entityType: input.entityType,
+    entityId: input.entityId,
+    decisionId: input.decisionId ?? null,
+    before: input.before === undefined ? null : JSON.parse(canonicalJson(input.before)),
+    after: input.after === undefined ? null : JSON.parse(canonicalJson(input.after)),
+    ip: input.request?.ip ?? null,
+    userAgent: input.request?.userAgent ?? null,
+    createdAt: new Date(),
+  };
+  const prevHash = last?.hash ?? GENESIS_HASH;
+  const hash = chainHash(prevHash, auditHashPayload(event));
+  await tx.query(
+    `INSERT INTO "AuditEvent" ("actorId","actorRoles","action","entityType","entityId","decisionId","before","after","ip","userAgent","createdAt","prevHash","hash")
+     VALUES ($1, $2::"Role"[], $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, ($11::timestamptz AT TIME ZONE 'UTC'), $12, $13)`,
+    [
+      event.actorId,
+      `{${event.actorRoles.join(",")}}`,
+      event.action,
+      event.entityType,
+      event.entityId,
+      event.decisionId,
+      event.before === null ? null : JSON.stringify(event.before),
+      event.after === null ? null : JSON.stringify(event.after),
+      event.ip,
+      event.userAgent,
+      event.createdAt.toISOString(),
+      prevHash,
+      hash,
+    ],
+  );
+}
+
+/** Serialises concurrent imports of the same bytes (idempotency under races). */
+export async function lockImportKey(tx: RawTx, key: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [key]);
+}

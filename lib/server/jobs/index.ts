@@ -1,0 +1,78 @@
+import "server-only";
+import type { Database } from "@/lib/db/connect";
+import { computeEvalRun } from "../eval-runs";
+
+/**
+ * Background jobs, one small interface: `enqueueComputeRun(database, runId)`.
+ * - DATABASE_URL set: a PostgreSQL-backed queue (pg-boss, schema "pgboss"), so workers can run on
+ *   other machines (`npm run worker`). The web process works the queue too unless
+ *   VERDICT_WORKER=0.
+ * - Embedded PGlite (pg-boss cannot connect to an in-process database), or VERDICT_JOBS=inline:
+ *   an in-process runner, one job at a time, in the same process.
+ * A run shows its state in EvalRun.status / progress either way.
+ */
+export const COMPUTE_RUN_QUEUE = "compute-eval-run";
+
+type Boss = import("pg-boss");
+const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>; __verdictInline?: Promise<void> };
+
+function queueEnabled(database: Database): boolean {
+  return database.mode === "server" && process.env.VERDICT_JOBS !== "inline" && Boolean(process.env.DATABASE_URL);
+}
+
+export async function enqueueComputeRun(database: Database, runId: number): Promise<void> {
+  if (!queueEnabled(database)) {
+    runInline(database, runId);
+    return;
+  }
+  const boss = await startBoss(process.env.VERDICT_WORKER !== "0" ? database : null);
+  await boss.send(COMPUTE_RUN_QUEUE, { runId }, { retryLimit: 2, retryDelay: 5, expireInSeconds: 3600 });
+}
+
+function runInline(database: Database, runId: number) {
+  const previous = holder.__verdictInline ?? Promise.resolve();
+  holder.__verdictInline = previous.then(() =>
+    computeEvalRun(database, runId).catch((error: unknown) => {
+      // computeEvalRun has marked the run FAILED with the message.
+      console.error(`eval run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+    }),
+  );
+}
+
+/** Resolves when every in-process job queued so far has finished (tests, CLI before exit). */
+export async function drainInlineJobs(): Promise<void> {
+  let seen: Promise<void> | undefined;
+  while (holder.__verdictInline && holder.__verdictInline !== seen) {
+    seen = holder.__verdictInline;
+    await seen;
+  }
+}
+
+/** Starts (once) the pg-boss client; with a database, this process also works the queue. */
+export function startBoss(workFor: Database | null): Promise<Boss> {
+  holder.__verdictBoss ??= (async () => {
+    const PgBoss = (await import("pg-boss")).default as unknown as typeof import("pg-boss");
+    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "pgboss", max: 3 });
+    boss.on("error", (error: unknown) => console.error("job queue:", error instanceof Error ? error.message : error));
+    await boss.start();
+    await boss.createQueue(COMPUTE_RUN_QUEUE);
+    if (workFor) await workQueue(boss, workFor);
+    return boss;
+  })();
+  return holder.__verdictBoss;
+}
+
+async function workQueue(boss: Boss, database: Database) {
+  await boss.work<{ runId: number }>(COMPUTE_RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs: { data: { runId: number } }[]) => {
+    for (const job of jobs) await computeEvalRun(database, job.data.runId);
+  });
+}
+
+/** For scripts/worker.ts: work the queue until stopped. */
+export async function runWorker(database: Database): Promise<() => Promise<void>> {
+  if (database.mode !== "server") throw new Error("The job worker needs DATABASE_URL (a PostgreSQL server); the embedded database runs jobs in the web process.");
+  const boss = await startBoss(database);
+  return async () => {
+    await boss.stop({ graceful: true, wait: true });
+  };
+}
