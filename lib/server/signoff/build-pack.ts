@@ -1,0 +1,98 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "@/lib/canonical-json";
+import { candidateGates, type Gate } from "@/lib/evidence/gates";
+import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import type { Pct } from "@/lib/evidence/serving";
+import { notFoundError } from "../errors";
+import type { Tx } from "../db";
+
+/**
+ * The content of a pack revision: every piece of evidence of a decision (imports with their
+ * SHA-256, leaderboard scores, suite resemblance, dataset versions, eval runs with their stored
+ * metrics, serving benchmarks), the results derived from it (gates per candidate) and the task
+ * parameters — but nothing of the workflow (status, timestamps of edits), so signing or a
+ * transition never changes the hash. Rows are ordered by id so the bytes are reproducible.
+ */
+export const PACK_FORMAT = "verdict.pack/1";
+
+export async function readPackContent(tx: Tx, decisionId: string) {
+  const d = await tx.decision.findUnique({
+    where: { id: decisionId },
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      positiveClass: true,
+      prevalence: true,
+      costFn: true,
+      costFp: true,
+      currency: true,
+      recallFloor: true,
+      precisionFloor: true,
+      operatingThreshold: true,
+      sloP95E2eMs: true,
+      sloP95TtftMs: true,
+      sloMinThroughputRps: true,
+      sloThroughputConcurrency: true,
+      sloMaxCostPer1kRequests: true,
+      quorum: true,
+      candidates: {
+        orderBy: { id: "asc" },
+        select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true, aliases: true },
+      },
+      imports: {
+        orderBy: { id: "asc" },
+        select: { id: true, kind: true, format: true, producerVersion: true, fileName: true, sha256: true, sizeBytes: true, status: true, rowCount: true, errorCount: true, importedById: true, createdAt: true },
+      },
+      scores: {
+        orderBy: { id: "asc" },
+        select: { id: true, candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, sourceUrl: true, retrievedAt: true, relevanceNote: true, importId: true },
+      },
+      resemblances: { orderBy: { suite: "asc" }, select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true } },
+      datasets: {
+        orderBy: { id: "asc" },
+        select: { id: true, name: true, versions: { orderBy: { version: "asc" }, select: { id: true, version: true, itemCount: true, positiveCount: true, sliceColumn: true, importId: true } } },
+      },
+      evalRuns: {
+        orderBy: { id: "asc" },
+        select: { id: true, candidateId: true, datasetVersionId: true, status: true, itemCount: true, missingCount: true, unknownCount: true, duplicateCount: true, parseFailureCount: true, metrics: true, error: true, importId: true, computedAt: true },
+      },
+      servingBenchmarks: {
+        orderBy: { id: "asc" },
+        select: {
+          id: true, candidateId: true, tool: true, toolVersion: true, concurrency: true, requestRate: true, completed: true, failed: true, durationS: true, meanInputTokens: true, meanOutputTokens: true,
+          requestThroughput: true, outputTokenThroughput: true, totalTokenThroughput: true, goodput: true, ttftMs: true, tpotMs: true, itlMs: true, e2eMs: true, tpotSource: true, importId: true,
+        },
+      },
+    },
+  });
+  if (!d) throw notFoundError("The decision");
+  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
+
+  // Results: the gates of each candidate from its newest computed run and its serving rows.
+  const gates: Record<string, Gate[]> = {};
+  for (const c of candidates) {
+    const run = [...evalRuns].reverse().find((r) => r.candidateId === c.id && r.status === "DONE" && r.metrics);
+    const rows = servingBenchmarks.filter((s) => s.candidateId === c.id).map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct }));
+    gates[c.id] = candidateGates(task, c, (run?.metrics as unknown as StoredRunMetrics | undefined) ?? null, rows);
+  }
+  return {
+    format: PACK_FORMAT,
+    decisionId: d.id,
+    task,
+    candidates,
+    evidence: { imports, leaderboardScores: scores, suiteResemblances: resemblances, datasets, evalRuns, servingBenchmarks },
+    results: { gates },
+  };
+}
+
+export type PackContent = Awaited<ReturnType<typeof readPackContent>>;
+
+export const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** The pack as canonical JSON and its SHA-256 — what a revision freezes and a signature binds to. */
+export async function buildPack(tx: Tx, decisionId: string): Promise<{ canonicalJson: string; sha256: string }> {
+  const json = canonicalJson(await readPackContent(tx, decisionId));
+  return { canonicalJson: json, sha256: sha256Hex(json) };
+}
