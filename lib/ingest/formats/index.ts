@@ -3,7 +3,7 @@ import { genericLeaderboardCsv } from "./generic-leaderboard-csv";
 import { helmGroupTable } from "./helm-group-table";
 import { helmRunStats } from "./helm-run-stats";
 import { fileFailure } from "./issues";
-import { clearJsonMemo } from "./json";
+import { clearJsonMemo, parseJson } from "./json";
 import { lmEvalHarness } from "./lm-eval-harness";
 import { openLlmLeaderboardV1 } from "./open-llm-leaderboard-v1";
 import { openLlmLeaderboardV2 } from "./open-llm-leaderboard-v2";
@@ -81,6 +81,11 @@ function run<R>(kind: string, formats: readonly FormatParser<R>[], content: stri
   }
   const detected = chosen ?? formats.find((f) => f.id === detect(formats, content)?.format);
   if (!detected) {
+    // A JSON report cut short cannot be recognised: say so, with its line, rather than "unrecognised".
+    if (/^\uFEFF?\s*[[{]/.test(content)) {
+      const json = parseJson(content);
+      if (!json.ok && json.issue.reason.startsWith("truncated JSON")) return fileFailure(undefined, json.issue);
+    }
     return fileFailure(undefined, { field: "(file)", reason: `unrecognised ${kind} file; supported formats: ${supported}` });
   }
   return detected.parse(content, options);
