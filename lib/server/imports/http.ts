@@ -1,0 +1,80 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { AppError } from "../errors";
+import { tooLarge, type UploadFile } from "./files";
+
+/** multipart/form-data is parsed by the platform in memory: accepted only up to this size. */
+export const MULTIPART_MAX_BYTES = 64 * 1024 ** 2;
+
+export interface Upload {
+  file: UploadFile;
+  /** Options from the query string (raw body) or the form's other fields (multipart). */
+  fields: Record<string, string>;
+}
+
+/**
+ * The uploaded file of an API request, streamed: the raw request body (Content-Type of the file,
+ * name in `X-File-Name` or `?filename=`) — the path for large files, never buffered — or a
+ * multipart form with a `file` field (small files; parsed in memory by the platform).
+ */
+export async function readUpload(req: NextRequest, maxBytes: number): Promise<Upload> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge("its size", maxBytes, "bytes");
+  const fields: Record<string, string> = {};
+  req.nextUrl.searchParams.forEach((value, key) => {
+    fields[key] = value;
+  });
+  const type = req.headers.get("content-type") ?? "";
+  if (type.toLowerCase().startsWith("multipart/form-data")) {
+    if (Number.isFinite(declared) && declared > MULTIPART_MAX_BYTES) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `Multipart uploads are limited to ${MULTIPART_MAX_BYTES / 1024 ** 2} MB; send the file as the raw request body instead (curl --data-binary @FILE).`);
+    }
+    const form = await req.formData();
+    let file: File | null = null;
+    for (const [key, value] of form.entries()) {
+      if (typeof value === "string") fields[key] = value;
+      else if (key === "file" || !file) file = value;
+    }
+    if (!file) throw new AppError("VALIDATION", 'The form has no file (field "file").');
+    const blob = file;
+    return { file: { name: blob.name || "upload", stream: blobChunks(blob) }, fields };
+  }
+  if (!req.body) throw new AppError("VALIDATION", "The request has no body: send the file as the request body.");
+  const headerName = req.headers.get("x-file-name");
+  const name = fields.filename ?? (headerName ? safeDecode(headerName) : "upload");
+  return { file: { name, stream: req.body as unknown as AsyncIterable<Uint8Array> }, fields };
+}
+
+async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
+  for await (const chunk of blob.stream() as unknown as AsyncIterable<Uint8Array>) yield chunk;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** "a,b" or a JSON array → list; undefined when absent. */
+export function listField(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (value.trim().startsWith("[")) {
+    const parsed: unknown = JSON.parse(value);
+    if (!Array.isArray(parsed)) throw new AppError("VALIDATION", "Expected a list.");
+    return parsed.map(String);
+  }
+  return value.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+export function jsonField<T>(value: string | undefined, what: string): T | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    throw new AppError("VALIDATION", `${what} is not valid JSON.`);
+  }
+}
+
+export const boolField = (value: string | undefined) => value !== undefined && ["1", "true", "yes", "on"].includes(value.toLowerCase());
