@@ -23,6 +23,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <nav aria-label="Main">
                 {can(actor, "decision.read") && <Link href="/decisions">Decisions</Link>}
                 {can(actor, "user.manage") && <Link href="/admin/users">Users</Link>}
+                {can(actor, "audit.read") && <Link href="/audit">Audit</Link>}
                 {can(actor, "token.manage") && <Link href="/settings">Settings</Link>}
               </nav>
               <div className="who">
