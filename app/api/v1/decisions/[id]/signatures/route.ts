@@ -1,0 +1,23 @@
+import { signSchema } from "@/lib/schemas/signoff";
+import { AppError } from "@/lib/server/errors";
+import { apiRoute } from "@/lib/server/route";
+import { signPack } from "@/lib/server/signoff/sign-pack";
+import { getReviewState } from "@/lib/server/signoff/review-state";
+
+type Params = { id: string };
+
+/** The signatures in their §11.50 form, each marked superseded when its revision is. */
+export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => {
+  const state = await getReviewState(actor, params.id);
+  return { status: state.status, latestRevision: state.latestRevision, evidenceChanged: state.evidenceChanged, signatures: state.signatures };
+});
+
+/** Sign (review, approval, rejection); the password is re-entered in the body. Permission by meaning, in signPack. */
+export const POST = apiRoute<Params>("decision.read", async ({ actor, params, req, request }) => {
+  const body: unknown = await req.json().catch(() => {
+    throw new AppError("VALIDATION", "The body must be JSON.");
+  });
+  const input = signSchema.parse(body);
+  const result = await signPack(actor, params.id, input, request);
+  return Response.json(result, { status: 201 });
+});

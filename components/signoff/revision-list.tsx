@@ -1,0 +1,53 @@
+import { HASH, utc, type DiffView, type RevisionView } from "./types";
+
+const show = (v: unknown) => {
+  if (v === undefined) return "";
+  const text = JSON.stringify(v);
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+};
+
+export function RevisionDiff({ diff }: { diff: DiffView }) {
+  return (
+    <table className="diff">
+      <caption>
+        Changes to {diff.toNumber === "now" ? "the evidence as it is now (not yet frozen)" : `revision ${diff.toNumber}`}: {diff.total} {diff.total === 1 ? "difference" : "differences"}
+        {diff.total > diff.entries.length && `, first ${diff.entries.length} shown`}
+      </caption>
+      <thead>
+        <tr><th scope="col">Path</th><th scope="col">Change</th><th scope="col">Before</th><th scope="col">After</th></tr>
+      </thead>
+      <tbody>
+        {diff.entries.map((e) => (
+          <tr key={`${e.path}-${e.kind}`}>
+            <td><code>{e.path}</code></td>
+            <td>{e.kind}</td>
+            <td><code>{show(e.before)}</code></td>
+            <td><code>{show(e.after)}</code></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Pack revisions, newest first; a superseded one carries the diff to what replaced it. */
+export function RevisionList({ revisions }: { revisions: RevisionView[] }) {
+  if (revisions.length === 0) return <p className="muted">No revision yet: submitting for review freezes the first one.</p>;
+  return (
+    <ol className="revisions" reversed>
+      {[...revisions].reverse().map((r) => (
+        <li key={r.id} data-testid="revision">
+          <strong>Revision {r.number}</strong> {r.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}{" "}
+          <span className="muted">frozen {utc(r.createdAt)} by {r.createdBy.name}{r.supersededAt ? `, superseded ${utc(r.supersededAt)}` : ""}</span>
+          <code className="hash" style={HASH}>SHA-256 {r.sha256}</code>
+          {r.diff && (
+            <details open={r.diff.toNumber === "now"}>
+              <summary>What changed since revision {r.number}</summary>
+              <RevisionDiff diff={r.diff} />
+            </details>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

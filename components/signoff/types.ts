@@ -1,0 +1,55 @@
+/** What the sign-off components render (plain data handed in by the page). */
+export interface SignatureView {
+  id: string;
+  printedName: string;
+  signerId: string;
+  signedAt: Date;
+  meaning: "REVIEW" | "APPROVAL" | "REJECTION";
+  candidate: { name: string } | null;
+  reason: string;
+  waiver: string | null;
+  revisionSha256: string;
+  revisionNumber: number | null;
+  superseded: boolean;
+}
+
+export interface DiffView {
+  toNumber: number | "now";
+  total: number;
+  entries: Array<{ path: string; kind: "added" | "removed" | "changed"; before?: unknown; after?: unknown }>;
+}
+
+export interface RevisionView {
+  id: string;
+  number: number;
+  sha256: string;
+  createdAt: Date;
+  supersededAt: Date | null;
+  createdBy: { name: string };
+  superseded: boolean;
+  diff: DiffView | null;
+}
+
+export interface GateView {
+  key: string;
+  label: string;
+  pass: boolean | null;
+  detail: string;
+}
+
+export interface CommentView {
+  id: string;
+  stage: number | null;
+  parentId: string | null;
+  body: string;
+  createdAt: Date;
+  author: { name: string };
+  packRevision: { number: number } | null;
+}
+
+export const MEANING_LABEL = { REVIEW: "Reviewed", APPROVAL: "Approved", REJECTION: "Rejected" } as const;
+
+/** ISO-8601 UTC to the second: the §11.50 date and time, unambiguous in any locale. */
+export const utc = (d: Date) => `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
+export const HASH = { display: "block", fontSize: "0.78rem", wordBreak: "break-all" } as const;
