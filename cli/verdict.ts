@@ -6,6 +6,7 @@ type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) =>
 
 const commands: Record<string, Command> = {
   metrics: { summary: "compute evaluation metrics of labelled scores (CSV or JSONL)", load: () => import("./commands/metrics") },
+  audit: { summary: "verify the audit trail's hash chain (exit 0 when intact)", load: () => import("./commands/audit") },
 };
 
 export function usage(): string {
