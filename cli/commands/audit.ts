@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const HELP = `usage: verdict audit verify [--json]
+
+Recomputes every hash of the audit trail from the stored rows, in order, against the database at
+DATABASE_URL (or the embedded database in ./data/pglite when unset; stop the app first).
+
+  --json    print the result as JSON
+
+Exit code 0: the chain is intact. 1: a broken link (the first one is printed). 2: invalid options.`;
+
+// The domain code imports "server-only", which only resolves under the react-server condition:
+// the command re-runs itself once with it (as the repo's scripts do).
+const REEXEC = "VERDICT_CLI_REACT_SERVER";
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  if (sub !== "verify" || rest.some((a) => a !== "--json")) {
+    process.stderr.write(HELP + "\n");
+    return 2;
+  }
+  if (process.env[REEXEC] !== "1") return reexec(argv);
+
+  const { database } = await import("../../lib/server/db.ts");
+  const { verifyAuditChainWith } = await import("../../lib/server/audit-verify.ts");
+  const db = await database();
+  try {
+    const result = await verifyAuditChainWith(db.prisma);
+    if (rest.includes("--json")) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    else if (result.intact) process.stdout.write(`Audit chain intact: ${result.checked} events checked; head hash ${result.headHash}\n`);
+    else {
+      const b = result.firstBroken!;
+      process.stdout.write(`Audit chain BROKEN at event ${b.id} (${b.reason}): ${b.message}\n  expected ${b.expected}\n  found    ${b.found}\n${result.checked} events before it are intact.\n`);
+    }
+    return result.intact ? 0 : 1;
+  } finally {
+    await db.close();
+  }
+}
+
+function reexec(argv: string[]): Promise<number> {
+  const entry = fileURLToPath(new URL("../verdict.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", entry, "audit", ...argv], {
+    stdio: "inherit",
+    env: { ...process.env, [REEXEC]: "1" },
+  });
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+}
