@@ -16,6 +16,8 @@ export interface ImportOptionsBase {
   format?: string;
   limits?: Partial<ImportLimits>;
   request?: RequestInfo;
+  /** Client-chosen id under which progress (bytes, rows) is published for polling. */
+  uploadId?: string;
 }
 
 /** What every importer returns; `existing` is true when the same bytes had been imported before (nothing changed). */

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, spool, type UploadFile } from "./files";
 import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
 
@@ -75,7 +76,7 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
   const decision = await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse(options);
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits);
+  const spooled = await spool(file, limits, options.uploadId);
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
@@ -117,7 +118,7 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
           [dataset!.id, Number(next), importId],
         );
         const versionId = version!.id;
-        const state: StreamState = { issues: new Issues(), rows: 0 };
+        const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
         await tx.copy("DatasetItem", ITEM_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${versionId},`));
         if (state.issues.failed) state.issues.reject(format);
         const itemCount = state.rows;

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { AppError } from "../errors";
+import { reportProgress } from "./progress";
 
 /**
  * An uploaded file: a path on disk (CLI) or a byte stream (HTTP body). Streams are spooled to a
@@ -56,7 +57,7 @@ export interface SpooledFile {
   cleanup(): Promise<void>;
 }
 
-export async function spool(file: UploadFile, limits: ImportLimits): Promise<SpooledFile> {
+export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: string): Promise<SpooledFile> {
   const name = safeFileName(file.name);
   const hash = createHash("sha256");
   let size = 0;
@@ -79,6 +80,7 @@ export async function spool(file: UploadFile, limits: ImportLimits): Promise<Spo
         size += chunk.byteLength;
         if (size > limits.maxBytes) throw tooLarge("its size", limits.maxBytes, "bytes");
         hash.update(chunk);
+        if (uploadId && (size & 0xfffff) < chunk.byteLength) reportProgress(uploadId, { phase: "receiving", bytes: size });
         if (!out.write(chunk)) await once(out, "drain");
       }
       out.end();
@@ -90,6 +92,7 @@ export async function spool(file: UploadFile, limits: ImportLimits): Promise<Spo
     }
   }
   const sizeBytes = size;
+  reportProgress(uploadId, { phase: "validating", bytes: size });
   return {
     name,
     path: filePath,

@@ -6,6 +6,7 @@ import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, spool, type UploadFile } from "./files";
 import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
 import { tabularFormat } from "./dataset";
@@ -70,7 +71,7 @@ export async function importPredictions(
   const version = await prisma.datasetVersion.findFirst({ where: { id: datasetVersionId, dataset: { decisionId } }, select: { id: true, itemCount: true, version: true, dataset: { select: { name: true } } } });
   if (!version) throw notFoundError("The dataset version");
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits);
+  const spooled = await spool(file, limits, options.uploadId);
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
@@ -107,7 +108,7 @@ export async function importPredictions(
           [decisionId, candidateId, datasetVersionId, importId],
         );
         const runId = run!.id;
-        const state: StreamState = { issues: new Issues(), rows: 0 };
+        const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
         await tx.copy("Prediction", PREDICTION_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`));
         if (state.issues.failed) state.issues.reject(format);
 

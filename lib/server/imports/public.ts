@@ -79,7 +79,7 @@ async function importPublic<R extends { model: string }>(
   await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse({ modelMap: options.modelMap, skipUnmatched: options.skipUnmatched });
   const limits = { ...defaultLimits("public"), ...options.limits };
-  const spooled = await spool(file, limits);
+  const spooled = await spool(file, limits, options.uploadId);
   try {
     const prisma = database.prisma;
     const findExisting = async () => {

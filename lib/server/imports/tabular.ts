@@ -24,6 +24,8 @@ export interface RowSpec<R> {
 export interface StreamState {
   issues: Issues;
   rows: number;
+  /** Called every 10,000 rows (progress for the browser). */
+  onProgress?: (rows: number) => void;
 }
 
 function events(file: string, format: TabularFormat): AsyncGenerator<RecordEvent> {
@@ -67,6 +69,7 @@ export async function* typedRows<R>(file: string, format: TabularFormat, spec: R
       read = resolved.read;
     }
     state.rows++;
+    if (state.onProgress && state.rows % 10_000 === 0) state.onProgress(state.rows);
     if (state.rows > maxRows) throw tooLarge("its row count", maxRows, "rows");
     const result = read(ev.values, ev.line);
     if (!result.ok) state.issues.add(...result.issues);

@@ -1,5 +1,7 @@
 import { NextResponse } from "next/server";
+import { AppError } from "@/lib/server/errors";
 import { apiRoute } from "@/lib/server/route";
+import { getProgress, isUploadId, withProgress } from "@/lib/server/imports/progress";
 import { importDataset } from "@/lib/server/imports";
 import { defaultLimits } from "@/lib/server/imports/files";
 import { listField, readUpload } from "@/lib/server/imports/http";
@@ -9,7 +11,8 @@ export const runtime = "nodejs";
 /** Upload a labelled dataset (CSV / JSONL) as a new version: raw body (?name=&format=&negativeLabels=a,b) or multipart. */
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("bulk").maxBytes);
-  const result = await importDataset(actor, params.id, file, {
+  const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
+  const result = await withProgress(uploadId, () => importDataset(actor, params.id, file, {
     datasetName: fields.name ?? fields.dataset ?? "",
     format: fields.format,
     negativeLabels: listField(fields.negativeLabels),
@@ -18,6 +21,14 @@ export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, 
     textColumn: fields.textColumn,
     sliceColumn: fields.sliceColumn,
     request,
-  });
+    uploadId,
+  }));
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
+});
+
+/** Progress of an upload being processed (any kind): GET …/datasets?uploadId=ID → { progress }. */
+export const GET = apiRoute<{ id: string }>("evidence.import", async ({ req }) => {
+  const uploadId = req.nextUrl.searchParams.get("uploadId");
+  if (!isUploadId(uploadId)) throw new AppError("VALIDATION", "uploadId is required.");
+  return { progress: getProgress(uploadId) };
 });

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/server/route";
+import { isUploadId, withProgress } from "@/lib/server/imports/progress";
 import { importPredictions } from "@/lib/server/imports";
 import { defaultLimits } from "@/lib/server/imports/files";
 import { listField, readUpload } from "@/lib/server/imports/http";
@@ -12,13 +13,15 @@ export const runtime = "nodejs";
  */
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("bulk").maxBytes);
-  const result = await importPredictions(actor, params.id, fields.candidateId ?? "", Number(fields.datasetVersionId), file, {
+  const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
+  const result = await withProgress(uploadId, () => importPredictions(actor, params.id, fields.candidateId ?? "", Number(fields.datasetVersionId), file, {
     format: fields.format,
     negativeLabels: listField(fields.negativeLabels),
     idColumn: fields.idColumn,
     scoreColumn: fields.scoreColumn,
     predictedColumn: fields.predictedColumn,
     request,
-  });
+    uploadId,
+  }));
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
 });

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/server/route";
+import { isUploadId, withProgress } from "@/lib/server/imports/progress";
 import { importServing } from "@/lib/server/imports";
 import { defaultLimits } from "@/lib/server/imports/files";
 import { boolField, jsonField, readUpload } from "@/lib/server/imports/http";
@@ -13,12 +14,14 @@ export const runtime = "nodejs";
  */
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("public").maxBytes);
-  const result = await importServing(actor, params.id, file, {
+  const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
+  const result = await withProgress(uploadId, () => importServing(actor, params.id, file, {
     format: fields.format,
     modelMap: jsonField<Record<string, string | null>>(fields.modelMap, "modelMap"),
     skipUnmatched: boolField(fields.skipUnmatched),
     parseOptions: { model: fields.model, runSpec: fields.runSpec, individualResponses: fields.individualResponses },
     request,
-  });
+    uploadId,
+  }));
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
 });

@@ -1,0 +1,267 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { DropZone } from "./drop-zone";
+import { formatBytes } from "./format";
+import styles from "./uploads.module.css";
+import { ErrorReport, type ReportedIssue } from "./error-report";
+
+export type UploadKind = "dataset" | "predictions" | "leaderboard" | "serving";
+
+const PATHS: Record<UploadKind, string> = { dataset: "datasets", predictions: "predictions", leaderboard: "leaderboards", serving: "serving" };
+const ACCEPT: Record<UploadKind, string> = {
+  dataset: ".csv,.jsonl,.ndjson,.json,text/csv,application/json",
+  predictions: ".csv,.jsonl,.ndjson,.json,text/csv,application/json",
+  leaderboard: ".csv,.json,text/csv,application/json",
+  serving: ".csv,.json,.jsonl,text/csv,application/json",
+};
+
+export interface UploadContext {
+  decisionId: string;
+  positiveClass: string;
+  candidates: { id: string; name: string }[];
+  datasetVersions: { id: number; label: string }[];
+}
+
+type Failure =
+  | { kind: "report"; errors: ReportedIssue[]; errorCount: number }
+  | { kind: "unmatched"; unmatched: string[]; candidates: { id: string; name: string }[] }
+  | { kind: "message"; message: string };
+
+type RunStatus = { status: string; progress: number; itemCount: number; missingCount: number; error: string | null };
+
+function newUploadId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** POST the file as the raw request body, reporting upload progress in bytes. */
+function send(url: string, file: File, onBytes: (loaded: number) => void): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+    xhr.setRequestHeader("X-File-Name", encodeURIComponent(file.name));
+    xhr.upload.onprogress = (e) => onBytes(e.loaded);
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = { error: { message: xhr.responseText.slice(0, 300) || `HTTP ${xhr.status}` } };
+      }
+      resolve({ status: xhr.status, body });
+    };
+    xhr.onerror = () => reject(new Error("The upload failed (network error)."));
+    xhr.send(file);
+  });
+}
+
+export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; context: UploadContext; title: string; help: React.ReactNode }) {
+  const router = useRouter();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [bytes, setBytes] = useState(0);
+  const [rows, setRows] = useState<number | null>(null);
+  const [phase, setPhase] = useState<string>("");
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [run, setRun] = useState<{ id: number; status: RunStatus | null } | null>(null);
+  const [mapping, setMapping] = useState<Record<string, string>>({});
+  const form = useRef<HTMLFormElement>(null);
+  const base = `/api/v1/decisions/${encodeURIComponent(context.decisionId)}`;
+
+  // Poll a prediction run until its metrics are computed.
+  useEffect(() => {
+    if (!run || run.status?.status === "DONE" || run.status?.status === "FAILED") return;
+    const timer = setTimeout(async () => {
+      const res = await fetch(`${base}/runs/${run.id}`, { cache: "no-store" });
+      if (res.ok) {
+        const body = (await res.json()) as { run: RunStatus };
+        setRun({ id: run.id, status: body.run });
+        if (body.run.status === "DONE") router.refresh();
+      }
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [run, base, router]);
+
+  async function upload(extra: Record<string, string> = {}) {
+    if (!file || !form.current) return;
+    const uploadId = newUploadId();
+    const params = new URLSearchParams({ uploadId });
+    for (const [k, v] of new FormData(form.current).entries()) if (typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
+    for (const [k, v] of Object.entries(extra)) params.set(k, v);
+    setBusy(true);
+    setFailure(null);
+    setSuccess(null);
+    setRun(null);
+    setBytes(0);
+    setRows(null);
+    setPhase("Uploading");
+    let polling = true;
+    const poll = async () => {
+      while (polling) {
+        await new Promise((r) => setTimeout(r, 400));
+        if (!polling) break;
+        const res = await fetch(`${base}/datasets?uploadId=${uploadId}`, { cache: "no-store" }).catch(() => null);
+        const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
+        if (body?.progress && polling) {
+          setRows(body.progress.rows);
+          if (body.progress.phase === "validating") setPhase("Validating and loading rows");
+        }
+      }
+    };
+    void poll();
+    try {
+      const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) => {
+        setBytes(loaded);
+        if (loaded >= file.size) setPhase("Processing");
+      });
+      polling = false;
+      const b = body as Record<string, unknown> & { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+      if (status >= 200 && status < 300) {
+        const rowCount = Number(b.rowCount ?? 0);
+        setRows(rowCount);
+        setPhase("Done");
+        setSuccess(
+          b.existing
+            ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
+            : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
+                (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : ""),
+        );
+        if (kind === "predictions" && typeof b.runId === "number") setRun({ id: b.runId, status: null });
+        router.refresh();
+        return;
+      }
+      setPhase("Rejected");
+      const details = b.error?.details;
+      if (details && Array.isArray(details.errors)) setFailure({ kind: "report", errors: details.errors as ReportedIssue[], errorCount: Number(details.errorCount ?? details.errors.length) });
+      else if (details && details.kind === "UNMATCHED_MODELS") setFailure({ kind: "unmatched", unmatched: details.unmatched as string[], candidates: details.candidates as { id: string; name: string }[] });
+      else setFailure({ kind: "message", message: b.error?.message ?? `The server answered ${status}.` });
+    } catch (error) {
+      setFailure({ kind: "message", message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      polling = false;
+      setBusy(false);
+    }
+  }
+
+  const percent = file && file.size > 0 ? Math.min(100, Math.round((bytes / file.size) * 100)) : 0;
+  return (
+    <section className="card" aria-labelledby={`upload-${kind}`} data-testid={`upload-${kind}`}>
+      <h2 id={`upload-${kind}`}>{title}</h2>
+      <div className="muted">{help}</div>
+      <form
+        ref={form}
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void upload();
+        }}
+      >
+        {kind === "dataset" && (
+          <>
+            <label>
+              Dataset name
+              <input name="name" required maxLength={200} defaultValue="holdout" />
+            </label>
+            <label>
+              Negative class names <span className="muted">(comma-separated; “{context.positiveClass}”, 1 and true are positive, 0 and false negative)</span>
+              <input name="negativeLabels" placeholder="e.g. benign, safe" />
+            </label>
+          </>
+        )}
+        {kind === "predictions" && (
+          <>
+            <label>
+              Candidate
+              <select name="candidateId" required>
+                {context.candidates.map((c) => (
+                  <option key={c.id} value={c.id}>{c.name}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Dataset version
+              <select name="datasetVersionId" required>
+                {context.datasetVersions.map((v) => (
+                  <option key={v.id} value={v.id}>{v.label}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Negative class names for predicted labels <span className="muted">(optional)</span>
+              <input name="negativeLabels" placeholder="e.g. benign, safe" />
+            </label>
+          </>
+        )}
+        {(kind === "leaderboard" || kind === "serving") && (
+          <>
+            <label>
+              Model name <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
+              <input name="model" />
+            </label>
+            <label style={{ fontWeight: 400 }}>
+              <input type="checkbox" name="skipUnmatched" value="1" /> Skip models that match no candidate
+            </label>
+          </>
+        )}
+        <DropZone accept={ACCEPT[kind]} file={file} onFile={(f) => { setFile(f); setFailure(null); setSuccess(null); }} disabled={busy} />
+        <button type="submit" disabled={!file || busy || (kind === "predictions" && (!context.candidates.length || !context.datasetVersions.length))}>
+          {busy ? "Uploading…" : "Upload"}
+        </button>
+      </form>
+      {(busy || phase) && file && (
+        <div className={styles.progress} aria-live="polite" data-testid={`progress-${kind}`}>
+          <progress max={100} value={percent} aria-label="Bytes uploaded" />
+          <span className="figure">
+            {phase}: {formatBytes(Math.min(bytes, file.size))} of {formatBytes(file.size)}
+            {rows !== null && ` · ${rows.toLocaleString("en-US")} rows`}
+          </span>
+        </div>
+      )}
+      {success && <p className="message-ok" role="status">{success}</p>}
+      {run && (
+        <div className={styles.progress} data-testid="run-status">
+          <progress max={100} value={Math.round((run.status?.progress ?? 0) * 100)} aria-label="Metrics computed" />
+          <span>
+            Run #{run.id}: {run.status ? run.status.status.toLowerCase() : "queued"}
+            {run.status?.status === "DONE" && ` · ${run.status.itemCount.toLocaleString("en-US")} items, ${run.status.missingCount.toLocaleString("en-US")} missing (counted as errors)`}
+            {run.status?.error && ` · ${run.status.error}`}
+          </span>
+        </div>
+      )}
+      {failure?.kind === "report" && <ErrorReport errors={failure.errors} errorCount={failure.errorCount} />}
+      {failure?.kind === "message" && <p className="message-error" role="alert">{failure.message}</p>}
+      {failure?.kind === "unmatched" && (
+        <div role="alert" className="stack">
+          <p className="message-error">These model names match no candidate. Map each one, or skip it:</p>
+          {failure.unmatched.slice(0, 50).map((name) => (
+            <label key={name}>
+              <code>{name}</code>
+              <select value={mapping[name] ?? ""} onChange={(e) => setMapping({ ...mapping, [name]: e.currentTarget.value })}>
+                <option value="">skip</option>
+                {failure.candidates.map((c) => (
+                  <option key={c.id} value={c.id}>{c.name}</option>
+                ))}
+              </select>
+            </label>
+          ))}
+          {failure.unmatched.length > 50 && <p className="muted">…and {failure.unmatched.length - 50} more (skipped unless mapped).</p>}
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              const modelMap: Record<string, string | null> = {};
+              for (const name of failure.unmatched) modelMap[name] = mapping[name] || null;
+              void upload({ modelMap: JSON.stringify(modelMap), skipUnmatched: "1" });
+            }}
+          >
+            Import with this mapping
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
