@@ -1,65 +1,91 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDecisionPack } from "@/lib/server/decisions";
+import { Suspense } from "react";
+import { can } from "@/lib/auth/permissions";
+import { STAGES } from "@/lib/evidence/stages";
+import { stageHeadlines } from "@/lib/evidence/stage-summary";
+import { getPackData, getPackDecision } from "@/lib/server/evidence-pack";
 import { AppError } from "@/lib/server/errors";
-import { requirePagePermission } from "@/lib/server/session";
-import { stageHeadlines, type PackInput } from "@/lib/evidence/stage-summary";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
-import type { Pct } from "@/lib/evidence/serving";
+import { requirePagePermission, type Actor } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
 import { DecisionParameters } from "@/components/decisions/decision-parameters";
 import { StatusBadge } from "@/components/decisions/status-badge";
+import { StageHeader, StageSkeleton } from "@/components/evidence/stage-header";
+import { CandidateList } from "@/components/evidence/candidate-list";
+import "./pack.css";
+import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSection } from "./sections";
 
-export const metadata: Metadata = { title: "Decision" };
+export const metadata: Metadata = { title: "Evidence pack" };
+
+async function Overview({ actor, decisionId }: { actor: Actor; decisionId: string }) {
+  const data = await getPackData(actor, decisionId);
+  const headlines = stageHeadlines({ ...data.decision, candidates: data.candidates, scores: data.scores, runs: data.runs, serving: data.serving });
+  return <StageTable candidates={data.candidates} headlines={headlines} />;
+}
 
 export default async function DecisionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePagePermission("decision.read", `/decisions/${id}`);
-  const pack = await getDecisionPack(actor, id).catch((error: unknown) => {
+  const { decision, candidates } = await getPackDecision(actor, id).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });
-
-  // The newest computed run per candidate (runs arrive newest first).
-  const latestRun = new Map<string, (typeof pack.evalRuns)[number]>();
-  for (const run of pack.evalRuns) if (!latestRun.has(run.candidateId)) latestRun.set(run.candidateId, run);
-  const input: PackInput = {
-    ...pack,
-    runs: [...latestRun.values()].map((r) => ({ candidateId: r.candidateId, metrics: r.metrics as unknown as StoredRunMetrics | null })),
-    serving: pack.servingBenchmarks.map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct })),
-  };
-  const headlines = stageHeadlines(input);
-  const dataset = [...latestRun.values()][0]?.datasetVersion;
+  const base = `/decisions/${encodeURIComponent(id)}`;
+  const sections = {
+    leaderboard: <ScoresSection actor={actor} decisionId={id} stage="LEADERBOARD" />,
+    preference: <ScoresSection actor={actor} decisionId={id} stage="PREFERENCE" />,
+    "task-accuracy": <TaskSection actor={actor} decisionId={id} />,
+    "class-balance": <StressSection actor={actor} decisionId={id} />,
+    operational: <OperationalSection actor={actor} decisionId={id} />,
+  } as const;
 
   return (
-    <article aria-labelledby="decision-title">
+    <article aria-labelledby="decision-title" className="pack">
       <p className="muted">
-        Decision · <StatusBadge status={pack.status} />
+        Evidence pack · <StatusBadge status={decision.status} />
       </p>
-      <h1 id="decision-title">{pack.title}</h1>
-      {pack.description && <p>{pack.description}</p>}
+      <h1 id="decision-title">{decision.title}</h1>
+      {decision.description && <p>{decision.description}</p>}
+      <nav aria-label="Decision" className="pack-actions no-print">
+        <Link href={`${base}/evidence`}>Evidence uploads</Link>
+        <Link href={`${base}/review`}>Review &amp; sign-off</Link>
+        {can(actor, "decision.edit") && <Link href={`${base}/edit`}>Edit the decision</Link>}
+        <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/pdf`} download>Export PDF</a>
+        <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/json`} download>Export JSON</a>
+      </nav>
+      <nav aria-label="Stages" className="pack-toc no-print">
+        <ol>
+          {STAGES.map((s) => <li key={s.key}><a href={`#stage-${s.key}`}>{s.number}. {s.name}</a></li>)}
+          <li><a href="#across-stages">Across stages</a></li>
+        </ol>
+      </nav>
       <section className="card" aria-labelledby="parameters-heading">
         <h2 id="parameters-heading">Task parameters</h2>
-        <DecisionParameters decision={pack} />
+        <DecisionParameters decision={decision} />
       </section>
       <section aria-labelledby="stages-heading">
         <h2 id="stages-heading">The five-stage benchmark-to-eval handoff</h2>
-        <p className="muted">
-          Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.
-          {dataset && ` Task evidence: ${dataset.dataset.name}, version ${dataset.version} — ${dataset.itemCount.toLocaleString("en-US")} items, ${dataset.positiveCount.toLocaleString("en-US")} positives.`}
-        </p>
-        <StageTable candidates={pack.candidates.map((c) => ({ id: c.id, name: c.name, provider: c.provider }))} headlines={headlines} />
+        <p className="muted">Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.</p>
+        <Suspense fallback={<StageSkeleton label="the stage summary" />}>
+          <Overview actor={actor} decisionId={id} />
+        </Suspense>
       </section>
       <section className="card" aria-labelledby="candidates-heading">
         <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
-        <dl>
-          {pack.candidates.map((c) => (
-            <div key={c.id}>
-              <dt><strong>{c.name}</strong> <span className="muted">— {c.provider}{c.version ? `, ${c.version}` : ""}</span></dt>
-              <dd>{c.shortlistRationale || <span className="muted">No rationale written yet.</span>}</dd>
-            </div>
-          ))}
-        </dl>
+        <CandidateList candidates={candidates} />
+      </section>
+      {STAGES.map((stage) => (
+        <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
+          <StageHeader stageKey={stage.key} />
+          <Suspense fallback={<StageSkeleton label={stage.name} />}>{sections[stage.key]}</Suspense>
+        </section>
+      ))}
+      <section className="stage card" aria-labelledby="across-stages">
+        <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
+        <Suspense fallback={<StageSkeleton label="the across-stages summary" />}>
+          <AcrossSection actor={actor} decisionId={id} />
+        </Suspense>
       </section>
     </article>
   );

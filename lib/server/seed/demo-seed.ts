@@ -17,6 +17,7 @@ import type { RoleName } from "@/lib/auth/permissions";
 import { recordAudit } from "../audit";
 import { hashPassword } from "../passwords";
 import { computeEvalRun } from "../eval-runs";
+import { computeComparisons } from "../comparisons";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -142,6 +143,7 @@ export async function seedDemo(database: Database, log: (line: string) => void =
 
   log("Computing metrics for each eval run (PR curves, intervals, stress test)…");
   for (const { runId } of runs) await computeEvalRun(database, runId);
+  await computeComparisons(database, DEMO_DECISION_ID);
 
   await prisma.$transaction((tx) =>
     recordAudit(tx, { actor: SYSTEM, action: "demo.seed", entityType: "Decision", entityId: DEMO_DECISION_ID, decisionId: DEMO_DECISION_ID, after: { candidates: demoCandidates.length, items: items.length } }),

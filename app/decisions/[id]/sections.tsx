@@ -1,0 +1,81 @@
+import { can } from "@/lib/auth/permissions";
+import { candidateStyles } from "@/lib/charts/palette";
+import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
+import { acrossStages } from "@/lib/evidence/evidence-pack";
+import type { StressCandidate } from "@/lib/charts/stress-charts";
+import { getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
+import type { Actor } from "@/lib/server/session";
+import { ScoresStage } from "@/components/evidence/scores-stage";
+import { TaskStage } from "@/components/evidence/task-stage";
+import { StressStage, type StoredStress } from "@/components/evidence/stress-stage";
+import { OperationalStage } from "@/components/evidence/operational-stage";
+import { AcrossStagesView } from "@/components/evidence/across-stages";
+import { saveWhatIfAction } from "./actions";
+
+/**
+ * One async server component per stage: each awaits only its own evidence, so each streams in
+ * its own <Suspense> boundary and a slow stage does not hold the others back.
+ */
+type Props = { actor: Actor; decisionId: string };
+
+export async function ScoresSection({ actor, decisionId, stage }: Props & { stage: "LEADERBOARD" | "PREFERENCE" }) {
+  const [{ candidates }, { scores, resemblances }] = await Promise.all([getPackDecision(actor, decisionId), getPackScores(actor, decisionId)]);
+  return <ScoresStage candidates={candidates} scores={scores} resemblances={resemblances} stage={stage} />;
+}
+
+export async function TaskSection({ actor, decisionId }: Props) {
+  const [{ candidates }, runs] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId)]);
+  const styles = candidateStyles(candidates.map((c) => c.id));
+  return <TaskStage candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />;
+}
+
+export async function StressSection({ actor, decisionId }: Props) {
+  const [{ decision, candidates }, runs] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId)]);
+  const styles = candidateStyles(candidates.map((c) => c.id));
+  const stress: StressCandidate[] = candidates.map((c) => {
+    const m = runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
+    return { candidate: { id: c.id, name: c.name }, style: styles.get(c.id)!, roc: m?.curves.roc ?? null, pr: m?.curves.pr ?? null, positives: m?.positives ?? 0, negatives: m?.negatives ?? 0, threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold };
+  });
+  const stored: StoredStress[] = runs.flatMap((r) => {
+    const m = r.metrics;
+    if (!m) return [];
+    return [{
+      candidateId: r.candidateId,
+      positives: m.positives,
+      recall: m.report.atThreshold.recall,
+      recallInterval: m.recallInterval ? [m.recallInterval[0], m.recallInterval[1]] : null,
+      precisionAtPi: m.report.reweighted?.precision ?? null,
+      expectedCostPer1k: m.report.reweighted?.expectedCostPer1k ?? null,
+      costOptimum: m.costOptimum ? { threshold: m.costOptimum.threshold, expectedCostPer1k: m.costOptimum.expectedCostPer1k } : null,
+      slices: m.slices,
+      warnings: m.warnings,
+    }];
+  });
+  const editable = can(actor, "decision.edit") && (decision.status === "DRAFT" || decision.status === "CHANGES_REQUESTED");
+  return (
+    <StressStage
+      candidates={stress}
+      stored={stored}
+      decisionId={decisionId}
+      decision={{ prevalence: decision.prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency, recallFloor: decision.recallFloor, precisionFloor: decision.precisionFloor, operatingThreshold: decision.operatingThreshold }}
+      saveAction={editable ? saveWhatIfAction : null}
+    />
+  );
+}
+
+export async function OperationalSection({ actor, decisionId }: Props) {
+  const [{ decision, candidates }, serving] = await Promise.all([getPackDecision(actor, decisionId), getPackServing(actor, decisionId)]);
+  const styles = candidateStyles(candidates.map((c) => c.id));
+  const charts = [
+    servingLatencyChart(candidates, serving, styles, "ttftMs", "p95", decision.sloP95TtftMs),
+    servingLatencyChart(candidates, serving, styles, "tpotMs", "p95", null),
+    servingLatencyChart(candidates, serving, styles, "e2eMs", "p95", decision.sloP95E2eMs),
+    throughputChart(candidates, serving, styles, decision.sloMinThroughputRps, decision.sloThroughputConcurrency),
+  ];
+  return <OperationalStage decision={decision} candidates={candidates} serving={serving} charts={charts} />;
+}
+
+export async function AcrossSection({ actor, decisionId }: Props) {
+  const data = await getPackData(actor, decisionId);
+  return <AcrossStagesView decision={data.decision} candidates={data.candidates} across={acrossStages(data)} />;
+}

@@ -1,0 +1,51 @@
+import { axisTitle, tableRows, type XyChartModel } from "@/lib/charts/xy";
+
+const cell = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits));
+
+/** The "show as table" alternative of a chart: the marked points first, then the series' points. */
+export function ChartTable({ model }: { model: XyChartModel }) {
+  const hasThresholds = model.series.some((s) => s.points.some((p) => p.threshold !== undefined));
+  return (
+    <details className="chart-table">
+      <summary>Show as table</summary>
+      <table>
+        <caption>{model.title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            <th scope="col">Point</th>
+            <th scope="col" className="num">{axisTitle(model.x)}</th>
+            <th scope="col" className="num">{axisTitle(model.y)}</th>
+            {hasThresholds && <th scope="col" className="num">Threshold</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {model.series.flatMap((s) => [
+            ...(s.marker
+              ? [
+                  <tr key={`${s.key}-m`}>
+                    <th scope="row">{s.name}</th>
+                    <td><strong>{s.marker.label}</strong></td>
+                    <td className="num">{cell(s.marker.x, model.x.digits)}</td>
+                    <td className="num">{cell(s.marker.y, model.y.digits)}</td>
+                    {hasThresholds && <td className="num">{cell(s.marker.threshold, 4)}</td>}
+                  </tr>,
+                ]
+              : []),
+            ...tableRows(s.points).map((p, i) => (
+              <tr key={`${s.key}-${i}`}>
+                <th scope="row">{s.name}</th>
+                <td>curve</td>
+                <td className="num">{cell(p.x, model.x.digits)}</td>
+                <td className="num">{cell(p.y, model.y.digits)}</td>
+                {hasThresholds && <td className="num">{p.threshold === null ? "+∞" : cell(p.threshold, 4)}</td>}
+              </tr>
+            )),
+          ])}
+        </tbody>
+      </table>
+      {model.series.some((s) => s.points.length > 25) && <p className="muted">Curves are shown at up to 25 evenly spaced stored points each.</p>}
+      {model.references.length > 0 && <p className="muted">Reference lines: {model.references.map((r) => r.label).join("; ")}.</p>}
+    </details>
+  );
+}

@@ -1,0 +1,87 @@
+import type { XyChartModel } from "@/lib/charts/xy";
+import type { PackCandidate, PackRun } from "@/lib/evidence/pack-data";
+import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
+import { XyChart } from "@/components/charts/xy-chart";
+
+/** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
+export function TaskStage({ candidates, runs, prChart, reliability }: { candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
+  const datasets = [...new Map(runs.filter((r) => r.dataset).map((r) => [`${r.dataset!.name}@${r.dataset!.version}`, r.dataset!])).values()];
+  return (
+    <div>
+      <p>
+        {datasets.length === 0 && <span className="muted">No computed eval run yet.</span>}
+        {datasets.map((d) => (
+          <span key={`${d.name}-${d.version}`} data-testid="dataset">
+            Dataset <strong>{d.name}</strong>, version {d.version}: {d.itemCount.toLocaleString("en-US")} items, {d.positiveCount.toLocaleString("en-US")} positives ({formatPercent(d.positiveCount / d.itemCount)} — the sample&apos;s prevalence, not the deployment&apos;s).{" "}
+          </span>
+        ))}
+      </p>
+      <div className="table-scroll">
+        <table data-testid="task-figures">
+          <caption>Figures on the labelled sample (95% intervals: stratified bootstrap for AP and ROC-AUC, Wilson for precision and recall)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Candidate</th>
+              <th scope="col" className="num">AP (PR-AUC)</th>
+              <th scope="col" className="num">ROC-AUC</th>
+              <th scope="col" className="num">Threshold t</th>
+              <th scope="col" className="num">Precision at t</th>
+              <th scope="col" className="num">Recall at t</th>
+              <th scope="col" className="num">F1 at t</th>
+              <th scope="col" className="num">Brier score</th>
+              <th scope="col" className="num">Parse-failure rate</th>
+            </tr>
+          </thead>
+          <tbody>
+            {candidates.map((c) => {
+              const run = runs.find((r) => r.candidateId === c.id);
+              const m = run?.metrics;
+              if (!run || !m) return <tr key={c.id}><th scope="row">{c.name}</th><td colSpan={8} className="muted">No computed eval run</td></tr>;
+              const r = m.report;
+              return (
+                <tr key={c.id} data-candidate={c.name}>
+                  <th scope="row">{c.name}</th>
+                  <td className="num">{formatNumber(r.averagePrecision)}<small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small></td>
+                  <td className="num">{formatNumber(r.rocAuc)}<small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small></td>
+                  <td className="num">{r.atThreshold.threshold}</td>
+                  <td className="num">{formatNumber(r.atThreshold.precision)}<small className="block muted">{formatInterval(r.intervals?.precision)}</small></td>
+                  <td className="num">{formatNumber(r.atThreshold.recall)}<small className="block muted">{formatInterval(r.intervals?.recall ?? m.recallInterval)}</small></td>
+                  <td className="num">{formatNumber(r.atThreshold.f1)}</td>
+                  <td className="num">{m.input.scoreKind === "scores" ? formatNumber(r.brier) : "—"}</td>
+                  <td className="num">{formatPercent(run.parseFailureCount / Math.max(1, run.itemCount))}<small className="block muted">{run.parseFailureCount.toLocaleString("en-US")} of {run.itemCount.toLocaleString("en-US")}{run.missingCount ? `; ${run.missingCount} missing` : ""}</small></td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {runs.some((r) => r.metrics?.input.scoreKind === "hard-labels") && (
+        <p className="warn" role="note">Some candidates gave hard labels only: their PR &quot;curve&quot; is the single operating point plus the end points, and ranking metrics need scores (e.g. log-probabilities).</p>
+      )}
+      <p className="muted">Parse failures and missing predictions count as errors (the wrong class), never dropped. Undefined figures are shown as —.</p>
+      <div className="chart-grid">
+        <XyChart model={prChart} />
+        <XyChart model={reliability} />
+      </div>
+      <h3>Confusion matrices at each operating threshold</h3>
+      <div className="confusion-grid">
+        {candidates.map((c) => {
+          const a = runs.find((r) => r.candidateId === c.id)?.metrics?.report.atThreshold;
+          if (!a) return null;
+          return (
+            <table key={c.id} className="confusion">
+              <caption>{c.name} (t = {a.threshold})</caption>
+              <thead>
+                <tr><td /><th scope="col">Predicted positive</th><th scope="col">Predicted negative</th></tr>
+              </thead>
+              <tbody>
+                <tr><th scope="row">Actual positive</th><td className="num">TP {a.tp.toLocaleString("en-US")}</td><td className="num">FN {a.fn.toLocaleString("en-US")}</td></tr>
+                <tr><th scope="row">Actual negative</th><td className="num">FP {a.fp.toLocaleString("en-US")}</td><td className="num">TN {a.tn.toLocaleString("en-US")}</td></tr>
+              </tbody>
+            </table>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const STAGES = [
+  ["leaderboard", "Leaderboard score"],
+  ["preference", "Preference / Elo ranking"],
+  ["task-accuracy", "Task-specific accuracy"],
+  ["class-balance", "Class-balance stress test"],
+  ["operational", "Operational benchmark"],
+] as const;
+
+test("a reviewer reads the five stages in order, each with its question, evidence class and verdict role", async ({ page }) => {
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Moderation classifier for the trust & safety queue");
+  const headings = page.locator("section[data-stage-section] h2");
+  await expect(headings).toHaveCount(5);
+  for (const [i, [key, name]] of STAGES.entries()) {
+    await expect(headings.nth(i)).toContainText(name);
+    const section = page.locator(`section[data-stage-section="${key}"]`);
+    await expect(section).toContainText("Question answered");
+    await expect(section).toContainText("Evidence class");
+    await expect(section).toContainText("Owns the verdict?");
+  }
+  for (const key of ["leaderboard", "preference"]) {
+    await expect(page.locator(`section[data-stage-section="${key}"]`).getByRole("note").first()).toContainText("Shortlisting only");
+  }
+
+  // Stage 3: the stored engine figures, read back through the API, are the page's figures.
+  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const task = page.getByTestId("task-figures");
+  for (const c of decision.candidates) {
+    const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === c.id);
+    const row = task.locator(`tr[data-candidate="${c.name}"]`);
+    await expect(row).toContainText(run.metrics.report.averagePrecision.toFixed(3));
+    await expect(row).toContainText(run.metrics.report.rocAuc.toFixed(3));
+    await expect(row).toContainText(run.metrics.report.atThreshold.recall.toFixed(3));
+    await expect(page.getByRole("table", { name: `${c.name} (t = ${run.metrics.report.atThreshold.threshold})` })).toContainText(`TP ${run.metrics.report.atThreshold.tp.toLocaleString("en-US")}`);
+  }
+  await expect(page.getByTestId("dataset")).toContainText("20,000 items");
+
+  // Stage 4: figures at π, the slices that sink the leaderboard leader, and its recall floor miss.
+  const stress = page.getByTestId("stress-figures");
+  await expect(stress.locator('tr[data-candidate="Atlas-70B-Instruct"]')).toContainText("✗ missed");
+  await expect(page.getByTestId("slice-recall")).toContainText("self-harm");
+  await expect(page.getByTestId("slice-recall")).toContainText("scam");
+
+  // Stage 5: Orca fails the latency SLO.
+  await expect(page.getByTestId("slo-table").locator('tr[data-candidate="Orca-34B"]')).toContainText("✗ fail — p95 E2E latency");
+
+  // Across stages: funnel, gate table, reversal in words, total cost, significance.
+  await expect(page.getByTestId("funnel")).toContainText("Atlas-70B-Instruct");
+  await expect(page.getByTestId("rank-reversals")).toContainText("Atlas-70B-Instruct: #1 on");
+  await expect(page.getByTestId("gate-table")).toBeVisible();
+  await expect(page.getByTestId("total-cost")).toContainText("Sentry-Guard-13B");
+  await expect(page.getByTestId("significance")).toBeVisible();
+  await page.screenshot({ path: "test-results/evidence-pack.png", fullPage: true });
+});
+
+test("every chart has an accessible name, a legend, axis units and a table alternative", async ({ page }) => {
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  const charts = page.locator("figure.chart");
+  await expect(charts).toHaveCount(9);
+  const count = await charts.count();
+  for (let i = 0; i < count; i++) {
+    const chart = charts.nth(i);
+    const img = chart.locator(".chart-canvas");
+    await expect(img).toHaveAttribute("aria-label", /.{20,}/);
+    await expect(chart.locator(".recharts-legend-wrapper")).toBeVisible();
+    await expect(chart.locator(".recharts-label").first()).toContainText("(");
+    await chart.getByText("Show as table").click();
+    await expect(chart.getByRole("table")).toBeVisible();
+  }
+  await expect(page.getByRole("img", { name: /Precision against recall for Atlas-70B-Instruct/ })).toBeVisible();
+});

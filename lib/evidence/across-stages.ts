@@ -1,0 +1,114 @@
+import { formatPercent } from "@/lib/format";
+import { candidateGates, failedGates, type Gate } from "./gates";
+import type { PackData } from "./pack-data";
+import { costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "./serving";
+import { kendallTau, rankBy, rankReversals, type NamedRanking } from "./ranks";
+
+/**
+ * The gate table, the elimination funnel, the total cost and the rank comparison (SPEC §3
+ * "Across stages"), pure, from stored evidence. Stages 1–2 never eliminate a candidate: they
+ * are shortlisting evidence only.
+ */
+export interface CandidateGates {
+  candidateId: string;
+  gates: Gate[];
+  /** Recall's 95% interval lower bound meets the floor too (a stricter reading of the same gate). */
+  recallLowerBoundMeetsFloor: boolean | null;
+  passes: boolean;
+}
+
+export function gateTable(data: PackData): CandidateGates[] {
+  const d = data.decision;
+  return data.candidates.map((c) => {
+    const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
+    const gates = candidateGates(d, c, run, data.serving.filter((s) => s.candidateId === c.id));
+    const lower = run?.recallInterval?.[0] ?? null;
+    return { candidateId: c.id, gates, recallLowerBoundMeetsFloor: lower === null ? null : lower >= d.recallFloor, passes: failedGates(gates).length === 0 };
+  });
+}
+
+export interface FunnelEntry {
+  candidateId: string;
+  name: string;
+  /** The stage at which the candidate fell (3–5), or null when it passes every gate. */
+  fellAt: 3 | 4 | 5 | null;
+  reasons: string[];
+}
+
+/** At which stage each rejected candidate fell and why: its first failing stage's failing gates. */
+export function eliminationFunnel(data: PackData, gates: CandidateGates[] = gateTable(data)): FunnelEntry[] {
+  return data.candidates.map((c) => {
+    const g = gates.find((x) => x.candidateId === c.id)!;
+    const failing = g.gates.filter((x) => x.pass !== true);
+    const fellAt = failing.length ? (Math.min(...failing.map((x) => x.stage)) as 3 | 4 | 5) : null;
+    return { candidateId: c.id, name: c.name, fellAt, reasons: failing.filter((x) => x.stage === fellAt).map((x) => `${x.label}: ${x.detail}`) };
+  });
+}
+
+export interface TotalCost {
+  candidateId: string;
+  /** Expected error cost per 1,000 items at π, at the operating threshold (stage 4). */
+  errorCostPer1k: number | null;
+  /** Serving cost per 1,000 requests at the SLO concurrency (stage 5); one request per item. */
+  servingCostPer1k: number | null;
+  totalPer1k: number | null;
+}
+
+export function totalCosts(data: PackData): TotalCost[] {
+  return data.candidates.map((c) => {
+    const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
+    const errorCostPer1k = run?.report.reweighted?.expectedCostPer1k ?? null;
+    const row = rowAtSloConcurrency(data.decision, data.serving.filter((s) => s.candidateId === c.id));
+    const servingCostPer1k = row ? costPer1kRequests(c, row) : null;
+    return { candidateId: c.id, errorCostPer1k, servingCostPer1k, totalPer1k: errorCostPer1k !== null && servingCostPer1k !== null ? errorCostPer1k + servingCostPer1k : null };
+  });
+}
+
+/** The suite of a stage most candidates have a score on (the headline suite). */
+export function headlineSuite(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): string | null {
+  const count = new Map<string, Set<string>>();
+  for (const s of data.scores) if (s.stage === stage) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
+  return [...count].sort((a, b) => b[1].size - a[1].size)[0]?.[0] ?? null;
+}
+
+function suiteRanking(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): NamedRanking | null {
+  const suite = headlineSuite(data, stage);
+  if (!suite) return null;
+  const scores = data.scores.filter((s) => s.stage === stage && s.suite === suite);
+  return { key: stage.toLowerCase(), label: suite, ranking: rankBy(new Map(scores.map((s) => [s.candidateId, s.value])), scores[0]?.higherIsBetter ?? true) };
+}
+
+export interface RankComparison {
+  candidates: { id: string; name: string }[];
+  rankings: (NamedRanking & { role: "shortlisting" | "verdict" })[];
+  /** Kendall's τ-b of each shortlisting ranking against each verdict ranking. */
+  taus: { a: string; b: string; tau: number | null }[];
+  reversals: { candidateId: string; text: string }[];
+}
+
+export function rankComparison(data: PackData): RankComparison {
+  const pct = formatPercent(data.decision.prevalence, 0);
+  const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
+  const shortlisting = [suiteRanking(data, "LEADERBOARD"), suiteRanking(data, "PREFERENCE")].filter((r): r is NamedRanking => r !== null);
+  const verdict: NamedRanking[] = [
+    { key: "ap-at-prevalence", label: `AP at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.averagePrecision])), true) },
+    { key: "recall", label: `recall at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.atThreshold.recall])), true) },
+    { key: "expected-cost", label: "expected cost", ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.expectedCostPer1k])), false) },
+  ];
+  const taus = shortlisting.flatMap((a) => verdict.map((b) => ({ a: a.label, b: b.label, tau: kendallTau(a.ranking, b.ranking) })));
+  const candidates = data.candidates.map((c) => ({ id: c.id, name: c.name }));
+  return {
+    candidates,
+    rankings: [...shortlisting.map((r) => ({ ...r, role: "shortlisting" as const })), ...verdict.map((r) => ({ ...r, role: "verdict" as const }))],
+    taus,
+    reversals: rankReversals(candidates, shortlisting, verdict),
+  };
+}
+
+/** The highest concurrency meeting every latency and cost SLO, per candidate. */
+export function sloHeadroom(data: PackData) {
+  return data.candidates.map((c) => {
+    const row = highestPassingConcurrency(data.decision, c, data.serving.filter((s) => s.candidateId === c.id));
+    return { candidateId: c.id, concurrency: row?.concurrency ?? null, costPer1k: row ? costPer1kRequests(c, row) : null };
+  });
+}

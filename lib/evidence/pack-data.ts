@@ -1,0 +1,114 @@
+import type { StoredRunMetrics } from "./run-input";
+import type { Pct, Pricing, Slos } from "./serving";
+
+/**
+ * Everything the evidence pack is derived from, as lib/server/evidence-pack.ts reads it: the
+ * decision's parameters and the stored evidence (computed metrics, never items). Pure data.
+ */
+export interface PackDecision extends Slos {
+  id: string;
+  title: string;
+  description: string;
+  positiveClass: string;
+  prevalence: number;
+  costFn: number;
+  costFp: number;
+  currency: string;
+  recallFloor: number;
+  precisionFloor: number | null;
+  operatingThreshold: number;
+  quorum: number;
+  status: string;
+}
+
+export interface PackCandidate extends Pricing {
+  id: string;
+  name: string;
+  provider: string;
+  version: string;
+  shortlistRationale: string;
+  operatingThreshold: number | null;
+}
+
+export interface PackScore {
+  candidateId: string;
+  stage: "LEADERBOARD" | "PREFERENCE";
+  suite: string;
+  metric: string;
+  value: number;
+  stderr: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  votes: number | null;
+  higherIsBetter: boolean;
+  source: string;
+  sourceUrl?: string | null;
+  retrievedAt: string;
+  relevanceNote: string;
+}
+
+export type ResemblanceAnswer = "MATCH" | "PARTIAL" | "MISMATCH";
+
+export interface PackResemblance {
+  suite: string;
+  task: ResemblanceAnswer;
+  taskNote: string;
+  distribution: ResemblanceAnswer;
+  distributionNote: string;
+  promptScoring: ResemblanceAnswer;
+  promptScoringNote: string;
+}
+
+export interface PackRun {
+  runId: number;
+  candidateId: string;
+  itemCount: number;
+  missingCount: number;
+  unknownCount: number;
+  parseFailureCount: number;
+  computedAt: string | null;
+  dataset: { name: string; version: number; itemCount: number; positiveCount: number } | null;
+  metrics: StoredRunMetrics | null;
+}
+
+export interface PackServing {
+  candidateId: string;
+  tool: string;
+  toolVersion: string | null;
+  concurrency: number | null;
+  requestThroughput: number;
+  outputTokenThroughput: number | null;
+  completed: number;
+  failed: number;
+  meanInputTokens: number | null;
+  meanOutputTokens: number | null;
+  ttftMs: Pct;
+  tpotMs: Pct;
+  e2eMs: Pct;
+  tpotSource: string;
+}
+
+/** A stored paired comparison of two candidates' runs on the same items (lib/server/comparisons.ts). */
+export interface PackComparison {
+  candidateAId: string;
+  candidateBId: string;
+  /** AP(A) − AP(B) on the same items. */
+  deltaAp: number | null;
+  deltaApInterval: [number, number] | null;
+  /** Exact McNemar test on their errors at their operating thresholds. */
+  onlyACorrect: number;
+  onlyBCorrect: number;
+  mcnemarP: number | null;
+  items: number;
+}
+
+export interface PackData {
+  decision: PackDecision;
+  candidates: PackCandidate[];
+  scores: PackScore[];
+  resemblances: PackResemblance[];
+  /** The newest computed run per candidate. */
+  runs: PackRun[];
+  serving: PackServing[];
+  comparisons: PackComparison[];
+}

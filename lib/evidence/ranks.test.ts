@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { kendallTau, rankBy, rankReversals } from "./ranks";
+
+const ranking = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+describe("rankBy", () => {
+  it("ranks higher-is-better and lower-is-better figures, ties sharing the best rank, missing figures unranked", () => {
+    expect(rankBy(new Map([["a", 0.9], ["b", 0.7], ["c", 0.9], ["d", null]]), true)).toEqual(ranking({ a: 1, b: 3, c: 1 }));
+    expect(rankBy(new Map([["a", 250], ["b", 75], ["c", 170]]), false)).toEqual(ranking({ a: 3, b: 1, c: 2 }));
+  });
+});
+
+describe("kendallTau", () => {
+  it("is 1 for the same order and −1 for the reverse", () => {
+    expect(kendallTau(ranking({ a: 1, b: 2, c: 3 }), ranking({ a: 1, b: 2, c: 3 }))).toBe(1);
+    expect(kendallTau(ranking({ a: 1, b: 2, c: 3 }), ranking({ a: 3, b: 2, c: 1 }))).toBe(-1);
+  });
+
+  it("counts concordant and discordant pairs by hand: 2 concordant, 4 discordant of 6 → −1/3", () => {
+    expect(kendallTau(ranking({ a: 1, b: 2, c: 3, d: 4 }), ranking({ a: 3, b: 2, c: 4, d: 1 }))).toBeCloseTo(-1 / 3, 12);
+  });
+
+  it("uses τ-b for ties: (2 − 0)/√((3 − 1)(3 − 0))", () => {
+    expect(kendallTau(ranking({ a: 1, b: 1, c: 3 }), ranking({ a: 1, b: 2, c: 3 }))).toBeCloseTo(2 / Math.sqrt(6), 12);
+  });
+
+  it("is undefined with fewer than two common candidates", () => {
+    expect(kendallTau(ranking({ a: 1 }), ranking({ a: 1, b: 2 }))).toBeNull();
+  });
+});
+
+describe("rankReversals", () => {
+  it("calls out each candidate whose shortlisting rank differs from its verdict rank, in words", () => {
+    const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }, { id: "o", name: "Orca" }];
+    const out = rankReversals(
+      candidates,
+      [{ key: "mmlu", label: "MMLU", ranking: ranking({ a: 1, o: 2, s: 3 }) }],
+      [{ key: "recall", label: "recall at 2% prevalence", ranking: ranking({ s: 1, o: 2, a: 3 }) }],
+    );
+    expect(out).toEqual([
+      { candidateId: "a", text: "Atlas: #1 on MMLU, but #3 on recall at 2% prevalence" },
+      { candidateId: "s", text: "Sentry: #3 on MMLU, but #1 on recall at 2% prevalence" },
+    ]);
+  });
+});

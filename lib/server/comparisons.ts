@@ -1,0 +1,99 @@
+import "server-only";
+import { rawQuery, type Database } from "@/lib/db/connect";
+import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
+import { averagePrecision, mcnemarAtThresholds, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
+import { can } from "@/lib/auth/permissions";
+import { BOOTSTRAP_SEED, computeEvalRun } from "./eval-runs";
+import { database as openServerDatabase } from "./db";
+import { forbiddenError } from "./errors";
+import type { Actor } from "./session";
+
+/**
+ * Paired significance of every pair of a decision's newest computed runs on the same dataset
+ * version (SPEC §4): the paired bootstrap interval of ΔAP = AP(A) − AP(B) and the exact McNemar
+ * test on their errors at their operating thresholds. Both need the two runs' per-item scores
+ * aligned on the same items, so this runs once after runs are computed (like computeEvalRun) and
+ * stores its results; a page only reads them. Scores are built exactly as computeEvalRun builds
+ * them (parse failures and missing items count as errors), ordered by item id so they align.
+ */
+export async function computeComparisons(database: Database, decisionId: string): Promise<number> {
+  const prisma = database.prisma;
+  const runs = await prisma.evalRun.findMany({
+    where: { decisionId, status: "DONE" },
+    orderBy: { id: "desc" },
+    select: { id: true, candidateId: true, datasetVersionId: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true } } },
+  });
+  const newest = new Map<string, (typeof runs)[number]>();
+  for (const r of runs) if (!newest.has(r.candidateId)) newest.set(r.candidateId, r);
+  // Group by dataset version: only runs on the same items can be paired.
+  const byVersion = new Map<number, (typeof runs)[number][]>();
+  for (const r of newest.values()) byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
+
+  const results: {
+    runAId: number; runBId: number; decisionId: string; items: number; deltaAp: number | null; deltaApLow: number | null; deltaApHigh: number | null;
+    onlyACorrect: number; onlyBCorrect: number; mcnemarP: number | null; thresholdA: number; thresholdB: number;
+  }[] = [];
+  for (const [versionId, group] of byVersion) {
+    if (group.length < 2) continue;
+    const inputs = new Map<number, ReturnType<typeof buildRunInput>>();
+    for (const run of group) {
+      const rows = await rawQuery<JoinedRow>(
+        database,
+        `SELECT di.label, p.score, p.predicted, COALESCE(p."parseFailure", false) AS "parseFailure",
+                (p."itemId" IS NULL) AS missing, NULL AS slice
+           FROM "DatasetItem" di
+           LEFT JOIN "Prediction" p ON p."evalRunId" = $1 AND p."itemId" = di."itemId"
+          WHERE di."datasetVersionId" = $2
+          ORDER BY di."itemId"`,
+        [run.id, versionId],
+      );
+      inputs.set(run.id, buildRunInput(rows));
+    }
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const a = group[i]!;
+        const b = group[j]!;
+        const ia = inputs.get(a.id)!;
+        const ib = inputs.get(b.id)!;
+        const thresholdA = a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
+        const thresholdB = b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
+        const apA = averagePrecision(rankCounts(ia.labels, ia.scores)).value;
+        const apB = averagePrecision(rankCounts(ib.labels, ib.scores)).value;
+        const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, { replicates: 1000, seed: BOOTSTRAP_SEED }).value;
+        const mcnemar = mcnemarAtThresholds(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB);
+        results.push({
+          runAId: a.id,
+          runBId: b.id,
+          decisionId,
+          items: ia.labels.length,
+          deltaAp: apA !== null && apB !== null ? apA - apB : null,
+          deltaApLow: interval?.[0] ?? null,
+          deltaApHigh: interval?.[1] ?? null,
+          onlyACorrect: mcnemar.onlyACorrect,
+          onlyBCorrect: mcnemar.onlyBCorrect,
+          mcnemarP: Number.isFinite(mcnemar.pValue) ? mcnemar.pValue : null,
+          thresholdA,
+          thresholdB,
+        });
+      }
+    }
+  }
+  await prisma.$transaction([prisma.runComparison.deleteMany({ where: { decisionId } }), prisma.runComparison.createMany({ data: results })]);
+  return results.length;
+}
+
+/**
+ * After a change of π, costs or the operating threshold: recompute the stored metrics of the
+ * decision's newest runs and their comparisons (in the request for now; a job once the queue
+ * exists). Analyst only, like the parameter change that calls for it.
+ */
+export async function recomputeDecisionEvidence(actor: Actor, decisionId: string): Promise<number> {
+  if (!can(actor, "decision.edit")) throw forbiddenError();
+  const database = await openServerDatabase();
+  const runs = await database.prisma.evalRun.findMany({ where: { decisionId, status: "DONE" }, orderBy: { id: "desc" }, select: { id: true, candidateId: true } });
+  const newest = new Map<string, number>();
+  for (const r of runs) if (!newest.has(r.candidateId)) newest.set(r.candidateId, r.id);
+  for (const id of newest.values()) await computeEvalRun(database, id);
+  await computeComparisons(database, decisionId);
+  return newest.size;
+}
