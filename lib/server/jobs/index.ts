@@ -76,3 +76,10 @@ export async function runWorker(database: Database): Promise<() => Promise<void>
     await boss.stop({ graceful: true, wait: true });
   };
 }
+
+/** Stops this process's queue client, if one was started (CLI, tests). */
+export async function stopJobs(): Promise<void> {
+  const boss = holder.__verdictBoss;
+  holder.__verdictBoss = undefined;
+  if (boss) await (await boss).stop({ graceful: true, wait: true });
+}

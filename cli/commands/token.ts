@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { database } from "../../lib/server/db.ts";
+import { recordAudit } from "../../lib/server/audit.ts";
+import type { RoleName } from "../../lib/auth/permissions.ts";
+
+export const HELP = `usage: verdict token create --email EMAIL [--name NAME]
+
+Operator command, against the configured database (DATABASE_URL, or the embedded one):
+creates an API token for the user and prints it once. Only its SHA-256 is stored; the user
+can list and revoke it on their settings page. Use it as "Authorization: Bearer vdt_…".`;
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === "--help" || sub === "-h") {
+    process.stdout.write(HELP + "\n");
+    return sub ? 0 : 2;
+  }
+  if (sub !== "create") {
+    process.stderr.write(`verdict token: unknown subcommand "${sub}"\n\n${HELP}\n`);
+    return 2;
+  }
+  const { values } = parseArgs({ args: rest, strict: true, options: { email: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  if (values.help) {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  if (!values.email) {
+    process.stderr.write("verdict token create: --email is required\n");
+    return 2;
+  }
+  const db = await database();
+  try {
+    const user = await db.prisma.user.findUnique({ where: { email: values.email.toLowerCase() }, select: { id: true, email: true, active: true, roles: true } });
+    if (!user?.active) {
+      process.stderr.write(`verdict token create: no active user ${values.email}\n`);
+      return 1;
+    }
+    // Same token shape and storage as lib/server/api-tokens.ts createApiToken.
+    const token = "vdt_" + randomBytes(32).toString("base64url");
+    const name = values.name ?? "created with verdict token create";
+    await db.prisma.$transaction(async (tx) => {
+      const row = await tx.apiToken.create({ data: { userId: user.id, name, prefix: token.slice(0, 12), tokenHash: createHash("sha256").update(token).digest("hex") }, select: { id: true, prefix: true } });
+      await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "token.create", entityType: "ApiToken", entityId: row.id, after: { name, prefix: row.prefix, via: "cli" } });
+    });
+    process.stdout.write(token + "\n");
+    process.stderr.write(`Token for ${user.email} created; it is shown only this once.\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
