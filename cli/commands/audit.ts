@@ -11,8 +11,8 @@ DATABASE_URL (or the embedded database in ./data/pglite when unset; stop the app
 Exit code 0: the chain is intact. 1: a broken link (the first one is printed). 2: invalid options.`;
 
 // The domain code imports "server-only", which only resolves under the react-server condition:
-// the command re-runs itself once with it (as the repo's scripts do).
-const REEXEC = "VERDICT_CLI_REACT_SERVER";
+// unless the launcher already started this process with it, the command re-runs itself once.
+const underReactServer = () => process.execArgv.includes("--conditions=react-server");
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(HELP + "\n");
     return 2;
   }
-  if (process.env[REEXEC] !== "1") return reexec(argv);
+  if (!underReactServer()) return reexec(argv);
 
   const { database } = await import("../../lib/server/db.ts");
   const { verifyAuditChainWith } = await import("../../lib/server/audit-verify.ts");
@@ -45,9 +45,10 @@ export async function run(argv: string[]): Promise<number> {
 
 function reexec(argv: string[]): Promise<number> {
   const entry = fileURLToPath(new URL("../verdict.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", entry, "audit", ...argv], {
+  const tsconfig = fileURLToPath(new URL("../../tsconfig.json", import.meta.url));
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", import.meta.resolve("tsx"), entry, "audit", ...argv], {
     stdio: "inherit",
-    env: { ...process.env, [REEXEC]: "1" },
+    env: { ...process.env, TSX_TSCONFIG_PATH: process.env.TSX_TSCONFIG_PATH ?? tsconfig },
   });
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }

@@ -4,7 +4,7 @@ import type { Gate } from "@/lib/evidence/gates";
 import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
 import { recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
-import { AppError, forbiddenError } from "../errors";
+import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
@@ -36,9 +36,14 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   const candidateId = input.meaning === "APPROVAL" ? (input.candidateId ?? null) : null;
   const waiver = input.waiver?.trim() || null;
 
+  const prisma = await db();
+  // Before asking argon2: a decision that is not there or not in review takes no password attempt.
+  const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
+  if (!target) throw notFoundError("The decision");
+  if (target.status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
+
   await verifySigningPassword(actor, input.password, request);
 
-  const prisma = await db();
   // A change of evidence since the last revision freezes a new one first, committed on its own:
   // the old revision is superseded whether or not this signature then goes through.
   const current = await prisma.$transaction(async (tx) => {

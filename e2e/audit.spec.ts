@@ -1,0 +1,18 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+import { cloneDemoDecision } from "./signoff-fixture";
+
+test("the audit page verifies the chain and lists the decision's sign-off events", async ({ page }) => {
+  const id = `e2e-audit-${Date.now()}`;
+  await cloneDemoDecision(id, "E2E audit decision");
+  const analyst = page;
+  await signIn(analyst, "analyst", `/decisions/${id}/review`);
+  await analyst.goto(`/decisions/${id}/review`);
+  await analyst.getByRole("button", { name: "Submit for review" }).click();
+  await expect(analyst.getByRole("status").filter({ hasText: "revision 1 is frozen" })).toBeVisible();
+  await analyst.goto(`/audit?decision=${id}`);
+  await expect(analyst.getByTestId("audit-row").filter({ hasText: "decision.transition" })).toHaveCount(1);
+  await expect(analyst.getByTestId("audit-row").filter({ hasText: "pack_revision.create" })).toHaveCount(1);
+  await analyst.getByRole("button", { name: "Verify the chain" }).click();
+  await expect(analyst.getByTestId("verify-result")).toContainText("Chain intact");
+});

@@ -1,0 +1,179 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { demoUser, type DemoRole } from "./helpers";
+
+/**
+ * The permission matrix: every page and API route × every role and signed-out, by requests to
+ * the server. THE ONE LIST: add each new page or route here. A last test walks app/ and fails
+ * when a page or route file is missing from the list, and checks signed-out refusal for it anyway.
+ *
+ * Mutations target a decision that does not exist, so an allowed role gets past the permission
+ * check (404/409/422) and nothing changes; a refused role gets 403.
+ */
+type Who = DemoRole | "signed-out";
+const ROLES: DemoRole[] = ["analyst", "reviewer", "approver1", "admin"];
+const MISSING = "no-such-decision";
+const DEMO = "demo-moderation";
+
+interface Entry {
+  /** The file under app/ this entry covers (for the completeness check). */
+  file: string;
+  method: "GET" | "POST" | "PATCH";
+  url: string;
+  body?: unknown;
+  /** Roles allowed past the permission check; every other role must get 403. */
+  allowed: DemoRole[];
+}
+
+const READERS: DemoRole[] = ["analyst", "reviewer", "approver1"];
+const EVERYONE: DemoRole[] = ["analyst", "reviewer", "approver1", "admin"];
+
+export const PAGES: Entry[] = [
+  { file: "app/page.tsx", method: "GET", url: "/", allowed: EVERYONE }, // a redirect to /decisions
+  { file: "app/decisions/page.tsx", method: "GET", url: "/decisions", allowed: READERS },
+  { file: "app/decisions/[id]/page.tsx", method: "GET", url: `/decisions/${DEMO}`, allowed: READERS },
+  { file: "app/decisions/[id]/review/page.tsx", method: "GET", url: `/decisions/${DEMO}/review`, allowed: READERS },
+  { file: "app/audit/page.tsx", method: "GET", url: "/audit", allowed: EVERYONE },
+  { file: "app/audit/page.tsx", method: "GET", url: `/audit?decision=${DEMO}&verify=1`, allowed: EVERYONE },
+  { file: "app/admin/users/page.tsx", method: "GET", url: "/admin/users", allowed: ["admin"] },
+];
+
+export const API: Entry[] = [
+  { file: "app/api/v1/decisions/route.ts", method: "GET", url: "/api/v1/decisions", allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/route.ts", method: "PATCH", url: `/api/v1/decisions/${MISSING}`, body: { quorum: 2 }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "submit" }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "request_changes", reason: "more data" }, allowed: ["approver1"] },
+  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "reopen" }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/signatures/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/signatures`, allowed: READERS },
+  {
+    file: "app/api/v1/decisions/[id]/signatures/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/signatures`,
+    body: { meaning: "APPROVAL", candidateId: "x", reason: "because", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    allowed: ["approver1"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/signatures/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/signatures`,
+    body: { meaning: "REVIEW", reason: "because", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    allowed: ["reviewer"],
+  },
+  { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/comments`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/comments`, body: { body: "hello", stage: null }, allowed: ["reviewer", "approver1"] },
+  { file: "app/api/v1/decisions/[id]/audit-bundle/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/audit-bundle`, allowed: READERS },
+];
+
+/** Files under app/ that need no entry: public pages and Auth.js's own handler. */
+const PUBLIC_FILES = ["app/sign-in/page.tsx", "app/api/auth/[...nextauth]/route.ts"];
+
+const contexts = new Map<Who, APIRequestContext>();
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  for (const who of [...ROLES, "signed-out"] as Who[]) {
+    const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0, extraHTTPHeaders: { origin: baseURL! } });
+    if (who !== "signed-out") {
+      const user = demoUser(who);
+      const csrf = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
+      const res = await ctx.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken, callbackUrl: "/decisions" } });
+      expect(res.status(), `sign-in of ${who}`).toBe(302);
+      expect(res.headers()["location"], `sign-in of ${who}`).not.toMatch(/error/);
+    }
+    contexts.set(who, ctx);
+  }
+});
+
+test.afterAll(async () => {
+  for (const ctx of contexts.values()) await ctx.dispose();
+});
+
+const send = (ctx: APIRequestContext, e: Entry) => ctx.fetch(e.url, { method: e.method, data: e.body, failOnStatusCode: false });
+
+for (const e of PAGES) {
+  test(`page ${e.url}`, async () => {
+    const out = await send(contexts.get("signed-out")!, e);
+    expect(out.status(), "signed out").toBeGreaterThanOrEqual(300);
+    expect(out.status(), "signed out").toBeLessThan(400);
+    expect(out.headers()["location"], "signed out").toContain("/sign-in");
+    for (const role of ROLES) {
+      const res = await send(contexts.get(role)!, e);
+      if (e.allowed.includes(role)) {
+        // "/" redirects every signed-in user to /decisions, which then decides.
+        expect([200, 307], `${role} may open ${e.url}`).toContain(res.status());
+      } else {
+        expect(res.status(), `${role} may not open ${e.url}`).toBe(403);
+      }
+    }
+  });
+}
+
+for (const e of API) {
+  test(`api ${e.method} ${e.url} ${e.body ? JSON.stringify(e.body).slice(0, 40) : ""}`, async () => {
+    const out = await send(contexts.get("signed-out")!, e);
+    expect(out.status(), "signed out").toBe(401);
+    for (const role of ROLES) {
+      const res = await send(contexts.get(role)!, e);
+      const body = await res.text();
+      if (e.allowed.includes(role)) {
+        expect(res.status(), `${role} must pass the permission check: ${body}`).not.toBe(403);
+        expect(res.status(), `${role}: ${body}`).toBeLessThan(500);
+      } else {
+        expect(res.status(), `${role} must be refused: ${body}`).toBe(403);
+      }
+      expect(body, "never a password hash").not.toMatch(/\$argon2/);
+    }
+  });
+}
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return /^(page\.tsx|route\.ts)$/.test(name) ? [full] : [];
+  });
+}
+
+test("every page and route under app/ is in the matrix, and refuses a signed-out visitor", async () => {
+  const root = path.resolve(import.meta.dirname, "..");
+  const files = routeFiles(path.join(root, "app")).map((f) => path.relative(root, f).split(path.sep).join("/"));
+  const listed = new Set([...PAGES, ...API].map((e) => e.file));
+  const missing = files.filter((f) => !listed.has(f) && !PUBLIC_FILES.includes(f));
+  const anonymous = contexts.get("signed-out")!;
+  // Unlisted files still get the signed-out check (any dynamic segment filled with the demo id).
+  for (const file of missing) {
+    const url = "/" + file.replace(/^app\//, "").replace(/\/?(page\.tsx|route\.ts)$/, "").replace(/\[[^\]]+\]/g, DEMO);
+    const source = readFileSync(path.join(root, file), "utf8");
+    const methods = file.endsWith("route.ts") ? [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!) : ["GET"];
+    for (const method of methods) {
+      const res = await anonymous.fetch(url, { method, failOnStatusCode: false });
+      if (file.endsWith("route.ts")) expect(res.status(), `${method} ${url} signed out`).toBe(401);
+      else expect(res.headers()["location"] ?? "", `${url} signed out`).toContain("/sign-in");
+    }
+  }
+  expect(missing, "add these files to PAGES or API in e2e/permission-matrix.spec.ts").toEqual([]);
+});
+
+test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unknown emails apart", async ({ playwright, baseURL }) => {
+  const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
+  const user = demoUser("reviewer");
+  const csrf = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await ctx.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken } });
+  const session = (await ctx.storageState()).cookies.find((c) => /authjs\.session-token$/.test(c.name));
+  expect(session).toBeDefined();
+  expect(session!.httpOnly).toBe(true);
+  expect(session!.sameSite).toBe("Lax");
+  await ctx.dispose();
+
+  const fail = async (email: string) => {
+    const c = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
+    const token = (await (await c.get("/api/auth/csrf")).json()) as { csrfToken: string };
+    const res = await c.post("/api/auth/callback/credentials", { form: { email, password: "definitely-wrong", csrfToken: token.csrfToken } });
+    const location = res.headers()["location"] ?? "";
+    await c.dispose();
+    return location.replace(/callbackUrl=[^&]*/, "");
+  };
+  // Same answer for an existing account (admin: keeps the other roles' lockout counters clean) and an unknown one.
+  expect(await fail("admin@verdict.demo")).toBe(await fail(`nobody-${Date.now()}@verdict.demo`));
+});
