@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { demoUser, type DemoRole } from "./helpers";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { demoUser, signIn, type DemoRole } from "./helpers";
+import { cloneDemoDecision, signoffCounts } from "./signoff-fixture";
 
 /**
  * The permission matrix: every page and API route × every role and signed-out, by requests to
@@ -176,4 +177,82 @@ test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unk
   };
   // Same answer for an existing account (admin: keeps the other roles' lockout counters clean) and an unknown one.
   expect(await fail("admin@verdict.demo")).toBe(await fail(`nobody-${Date.now()}@verdict.demo`));
+});
+
+/**
+ * Server actions: a real action request is captured from the browser of a role that may send
+ * it, then replayed byte for byte (same action id, same form body, same origin) with every other
+ * role's session and signed out. Only the server's role check stands between the replay and the
+ * change, so the replay must be refused and the data unchanged.
+ */
+interface Captured {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+async function capture(browser: Browser, role: DemoRole, url: string, act: (page: Page) => Promise<void>): Promise<Captured> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, role, url);
+  await page.goto(url);
+  const request = page.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
+  await act(page);
+  const r = await request;
+  await (await r.response())?.finished();
+  const keep = ["next-action", "content-type", "accept", "next-router-state-tree"];
+  const headers = Object.fromEntries(Object.entries(r.headers()).filter(([k]) => keep.includes(k)));
+  await page.context().close();
+  return { url: r.url(), headers, body: r.postDataBuffer()! };
+}
+
+async function expectRefused(c: Captured, allowed: DemoRole[], decisionId: string) {
+  const before = await signoffCounts(decisionId);
+  for (const who of [...ROLES, "signed-out"] as Who[]) {
+    if (who !== "signed-out" && allowed.includes(who)) continue;
+    const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+    const text = await res.text();
+    if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
+    else expect(text, `${who} replaying ${c.headers["next-action"]}`).toMatch(/do not have permission|Only an? (approver|reviewer)/);
+    expect(text).not.toMatch(/"ok":true/);
+  }
+  expect(await signoffCounts(decisionId)).toEqual(before);
+}
+
+test("every sign-off server action is refused to the roles that may not send it", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const id = `e2e-matrix-${Date.now()}`;
+  await cloneDemoDecision(id, "E2E permission matrix decision");
+  const url = `/decisions/${id}/review`;
+
+  const submit = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Submit for review" }).click());
+  await expectRefused(submit, ["analyst"], id);
+
+  const comment = await capture(browser, "reviewer", url, async (p) => {
+    const form = p.getByRole("form", { name: "Comment on the pack as a whole" });
+    await form.getByRole("textbox").fill("Is the eval set recent enough?");
+    await form.getByRole("button", { name: "Post comment" }).click();
+  });
+  await expectRefused(comment, ["reviewer", "approver1"], id);
+
+  const sign = await capture(browser, "approver1", url, async (p) => {
+    await p.getByRole("button", { name: /Sign revision 1…/ }).click();
+    const dialog = p.getByRole("dialog");
+    await dialog.getByLabel("Candidate approved").selectOption({ label: "Sentry-Guard-13B" });
+    await dialog.getByLabel("Reason").fill("best at our prevalence");
+    await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
+    await dialog.getByRole("button", { name: "Sign", exact: true }).click();
+  });
+  await expectRefused(sign, ["approver1"], id);
+
+  const changes = await capture(browser, "approver1", url, async (p) => {
+    await p.getByText("Request changes", { exact: true }).first().click();
+    const form = p.getByRole("form", { name: "Request changes" });
+    await form.getByLabel("Which changes do you request?").fill("Add serving runs at concurrency 64.");
+    await form.getByRole("button", { name: "Request changes" }).click();
+  });
+  await expectRefused(changes, ["approver1"], id);
+
+  const reopen = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Back to draft" }).click());
+  await expectRefused(reopen, ["analyst"], id);
+  expect((await signoffCounts(id)).status).toBe("DRAFT");
 });

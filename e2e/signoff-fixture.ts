@@ -48,3 +48,15 @@ export function importLeaderboardScore(decisionId: string, candidateName: string
     );
   });
 }
+
+/** What a refused mutation must leave unchanged. */
+export function signoffCounts(decisionId: string) {
+  return withClient(async (c) => {
+    const { rows } = await c.query<{ status: string; comments: string; signatures: string; revisions: string }>(
+      `SELECT d.status, (SELECT count(*) FROM "Comment" WHERE "decisionId" = d.id) AS comments, (SELECT count(*) FROM "Signature" WHERE "decisionId" = d.id) AS signatures, (SELECT count(*) FROM "PackRevision" WHERE "decisionId" = d.id) AS revisions FROM "Decision" d WHERE d.id = $1`,
+      [decisionId],
+    );
+    const r = rows[0]!;
+    return { status: r.status, comments: Number(r.comments), signatures: Number(r.signatures), revisions: Number(r.revisions) };
+  });
+}
