@@ -1,0 +1,65 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import type { ActionState } from "@/lib/action-state";
+import { decisionParametersSchema, type DecisionParameters } from "@/lib/schemas/decision";
+import { FieldError, FormMessage } from "@/components/ui/form-feedback";
+import { validateForm } from "./client-validation";
+
+type Field = { name: keyof DecisionParameters; label: string; type?: "number" | "text" | "textarea"; step?: string; hint?: string };
+
+const FIELDS: Field[] = [
+  { name: "title", label: "Title" },
+  { name: "description", label: "Description", type: "textarea" },
+  { name: "positiveClass", label: "Positive class", hint: "the class a false negative misses, e.g. violating" },
+  { name: "prevalence", label: "Deployment prevalence π", type: "number", step: "any", hint: "fraction of production traffic that is positive, e.g. 0.02" },
+  { name: "costFn", label: "Cost of a false negative (C_FN)", type: "number", step: "any" },
+  { name: "costFp", label: "Cost of a false positive (C_FP)", type: "number", step: "any" },
+  { name: "currency", label: "Currency of the costs" },
+  { name: "recallFloor", label: "Recall floor at π", type: "number", step: "any" },
+  { name: "precisionFloor", label: "Precision floor at π (optional)", type: "number", step: "any" },
+  { name: "operatingThreshold", label: "Operating threshold", type: "number", step: "any" },
+  { name: "sloP95E2eMs", label: "SLO: p95 end-to-end latency (ms)", type: "number", step: "any" },
+  { name: "sloP95TtftMs", label: "SLO: p95 time to first token (ms)", type: "number", step: "any" },
+  { name: "sloMinThroughputRps", label: "SLO: minimum throughput (req/s)", type: "number", step: "any" },
+  { name: "sloThroughputConcurrency", label: "SLO: at concurrency", type: "number", step: "1" },
+  { name: "sloMaxCostPer1kRequests", label: "SLO: maximum cost per 1,000 requests", type: "number", step: "any" },
+  { name: "quorum", label: "Quorum of approvers", type: "number", step: "1" },
+];
+
+/** The task parameters, validated in the browser with the server's own schema. */
+export function DecisionForm({ decisionId, values, action }: { decisionId: string; values: Record<string, string | number | null>; action: (s: ActionState, f: FormData) => Promise<ActionState> }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
+  const errors = clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined);
+  return (
+    <form
+      action={formAction}
+      className="edit-grid"
+      noValidate
+      onSubmit={(e) => {
+        const found = validateForm(decisionParametersSchema, e.currentTarget);
+        setClientErrors(found);
+        if (found) e.preventDefault();
+      }}
+    >
+      <input type="hidden" name="decisionId" value={decisionId} />
+      {FIELDS.map((f) => (
+        <label key={f.name} className={f.type === "textarea" ? "wide" : undefined}>
+          {f.label}
+          {f.type === "textarea" ? (
+            <textarea name={f.name} defaultValue={String(values[f.name] ?? "")} rows={3} aria-invalid={!!errors?.[f.name]} />
+          ) : (
+            <input name={f.name} type={f.type ?? "text"} step={f.step} defaultValue={values[f.name] === null ? "" : String(values[f.name] ?? "")} aria-invalid={!!errors?.[f.name]} />
+          )}
+          {f.hint && <small className="muted">{f.hint}</small>}
+          <FieldError errors={errors?.[f.name]} />
+        </label>
+      ))}
+      <div className="wide">
+        <FormMessage state={clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state} />
+        <button type="submit" disabled={pending}>{pending ? "Saving and recomputing…" : "Save the task parameters"}</button>
+      </div>
+    </form>
+  );
+}
