@@ -63,19 +63,34 @@ export interface LabelMapping {
 }
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TRUE = { ok: true, value: true } as const;
+const FALSE = { ok: true, value: false } as const;
 
 type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-/** A number from a CSV string or a JSON value; empty/null is "absent" (undefined). */
+/** A number from a CSV string or a JSON value; empty/null is "absent" (null). */
 export function readNumber(raw: unknown): Read<number | null> {
   if (raw === undefined || raw === null) return { ok: true, value: null };
   if (typeof raw === "number") return Number.isFinite(raw) ? { ok: true, value: raw } : { ok: false, reason: "not a finite number" };
   if (typeof raw !== "string") return { ok: false, reason: "not a number" };
+  const v = numberText(raw);
+  return typeof v === "number" || v === null ? { ok: true, value: v } : { ok: false, reason: v };
+}
+
+/**
+ * Decimal text → number (null when empty), or the reason it is not one. Fast path: Number() of
+ * text made only of digits, sign, point and exponent; hex, "Infinity", "NaN", "1_0" are refused.
+ */
+function numberText(raw: string): number | null | string {
+  const v = Number(raw);
+  if (v === v && v !== Infinity && v !== -Infinity && raw.length > 0) {
+    // Number() also reads "0x1f", "0b1", "0o7" and blank text: only plain decimals pass.
+    if (DECIMAL.test(raw.trim())) return v;
+  }
   const t = raw.trim();
-  if (t === "") return { ok: true, value: null };
-  if (!DECIMAL.test(t)) return { ok: false, reason: /^[+-]?(inf(inity)?|nan)$/i.test(t) ? "not a finite number" : "not a number" };
-  const v = Number(t);
-  return Number.isFinite(v) ? { ok: true, value: v } : { ok: false, reason: "not a finite number (overflow)" };
+  if (t === "") return null;
+  if (!DECIMAL.test(t)) return /^[+-]?(inf(inity)?|nan)$/i.test(t) ? "not a finite number" : "not a number";
+  return Number.isFinite(Number(t)) ? Number(t) : "not a finite number (overflow)";
 }
 
 /** 0/1, true/false, or a class name through the mapping; empty/null is absent. */
@@ -84,6 +99,8 @@ export function readLabel(raw: unknown, mapping: LabelMapping): Read<boolean | n
   if (typeof raw === "boolean") return { ok: true, value: raw };
   if (typeof raw === "number") return raw === 1 || raw === 0 ? { ok: true, value: raw === 1 } : { ok: false, reason: "not 0/1, true/false or a mapped class name" };
   if (typeof raw !== "string") return { ok: false, reason: "not 0/1, true/false or a mapped class name" };
+  if (raw === "1") return TRUE;
+  if (raw === "0") return FALSE;
   const t = raw.trim().toLowerCase();
   if (t === "") return { ok: true, value: null };
   if (t === "1" || t === "true" || t === "1.0") return { ok: true, value: true };
@@ -195,48 +212,62 @@ function readBool(raw: unknown): Read<boolean> {
   return { ok: false, reason: "not true/false" };
 }
 
+function issueAt(values: Record<string, unknown>, column: string, reason: string, line: number): ParseIssue {
+  return { line, field: column, value: show(values[column]), reason };
+}
+
 export function readPredictionRow(values: Record<string, unknown>, cols: ResolvedColumns<PredictionKey>, mapping: LabelMapping, line: number): RowResult<PredictionRow> {
-  const issues: ParseIssue[] = [];
-  const bad = (column: string, reason: string) => issues.push({ line, field: column, value: show(values[column]), reason });
-  const id = readId(values[cols.id!]);
-  if (!id.ok) bad(cols.id!, id.reason);
-  const num = (column: string | undefined, scale = 1): number | null => {
-    if (!column) return null;
-    const r = readNumber(values[column]);
-    if (!r.ok) {
-      bad(column, r.reason);
-      return null;
-    }
-    return r.value === null ? null : r.value * scale;
-  };
-  const score = num(cols.score);
+  let issues: ParseIssue[] | null = null;
+  const idRaw = values[cols.id!];
+  let itemId = "";
+  if (typeof idRaw === "string" && idRaw !== "" && idRaw.charCodeAt(0) > 32 && idRaw.charCodeAt(idRaw.length - 1) > 32) itemId = idRaw;
+  else {
+    const id = readId(idRaw);
+    if (id.ok) itemId = id.value;
+    else (issues ??= []).push(issueAt(values, cols.id!, id.reason, line));
+  }
+  let score: number | null = null;
+  if (cols.score) {
+    const r = readNumber(values[cols.score]);
+    if (r.ok) score = r.value;
+    else (issues ??= []).push(issueAt(values, cols.score, r.reason, line));
+  }
   let predicted: boolean | null = null;
   if (cols.predicted) {
     const r = readLabel(values[cols.predicted], mapping);
     if (r.ok) predicted = r.value;
-    else bad(cols.predicted, r.reason);
+    else (issues ??= []).push(issueAt(values, cols.predicted, r.reason, line));
   }
   let parseFailure = false;
   if (cols.parseFailure) {
     const r = readBool(values[cols.parseFailure]);
     if (r.ok) parseFailure = r.value;
-    else bad(cols.parseFailure, r.reason);
+    else (issues ??= []).push(issueAt(values, cols.parseFailure, r.reason, line));
   }
-  const latencyMs = cols.latencyMs ? num(cols.latencyMs) : num(cols.latencyS, 1000);
-  const candidate = {
-    itemId: id.ok ? id.value : "",
-    score,
-    predicted,
-    parseFailure,
-    rawOutput: cols.rawOutput ? readText(values[cols.rawOutput]) : null,
-    latencyMs,
-    inputTokens: num(cols.inputTokens),
-    outputTokens: num(cols.outputTokens),
-  };
-  if (issues.length) return { ok: false, issues };
+  let latencyMs: number | null = null;
+  const latencyColumn = cols.latencyMs ?? cols.latencyS;
+  if (latencyColumn) {
+    const r = readNumber(values[latencyColumn]);
+    if (!r.ok) (issues ??= []).push(issueAt(values, latencyColumn, r.reason, line));
+    else latencyMs = r.value === null ? null : cols.latencyMs ? r.value : r.value * 1000;
+  }
+  let inputTokens: number | null = null;
+  if (cols.inputTokens) {
+    const r = readNumber(values[cols.inputTokens]);
+    if (r.ok) inputTokens = r.value;
+    else (issues ??= []).push(issueAt(values, cols.inputTokens, r.reason, line));
+  }
+  let outputTokens: number | null = null;
+  if (cols.outputTokens) {
+    const r = readNumber(values[cols.outputTokens]);
+    if (r.ok) outputTokens = r.value;
+    else (issues ??= []).push(issueAt(values, cols.outputTokens, r.reason, line));
+  }
+  if (issues) return { ok: false, issues };
+  const candidate = { itemId, score, predicted, parseFailure, rawOutput: cols.rawOutput ? readText(values[cols.rawOutput]) : null, latencyMs, inputTokens, outputTokens };
   const parsed = predictionRowSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, row: parsed.data };
-  const names: Record<string, string | undefined> = { itemId: cols.id, latencyMs: cols.latencyMs ?? cols.latencyS, score: cols.score ?? cols.predicted };
+  const names: Record<string, string | undefined> = { itemId: cols.id, latencyMs: latencyColumn, score: cols.score ?? cols.predicted };
   return {
     ok: false,
     issues: parsed.error.issues.map((i) => {

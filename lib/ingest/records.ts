@@ -1,8 +1,5 @@
 import { createReadStream } from "node:fs";
 import { open, readFile } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { createInterface } from "node:readline";
-import { parse } from "csv-parse";
 import type { ParseIssue } from "./formats/types";
 
 /**
@@ -84,71 +81,219 @@ async function firstInvalidUtf8Line(file: string): Promise<number> {
 /** Header names are matched case-insensitively, trimmed. */
 export const normaliseHeader = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase();
 
-/** CSV records as objects keyed by the normalised header; the header event comes first. */
-export async function* readCsvRecords(file: string): AsyncGenerator<RecordEvent> {
-  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 8 << 20 });
-  const feed = (async () => {
-    try {
-      for await (const text of utf8Chunks(file)) if (!parser.write(text)) await new Promise((r) => parser.once("drain", r));
-      parser.end();
-    } catch (error) {
-      parser.destroy(error as Error);
-    }
-  })();
+/**
+ * CSV (RFC 4180) records as objects keyed by the normalised header, in batches (one per chunk of
+ * input, so millions of rows do not cost millions of promise hops). The header event comes first.
+ * A byte-order mark, CRLF or LF line ends, empty lines, and quoted fields holding commas, quotes
+ * ("") and line breaks are read as such; a quote left open is a file error at the record's line.
+ * Lines without a quote take a fast path (split on commas).
+ */
+export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[]> {
+  let buf = "";
+  let pos = 0;
+  let line = 1;
   let header: string[] | null = null;
-  let prevEnd = 0;
-  let prevEmpty = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
-      const line = prevEnd + 1 + (info.empty_lines - prevEmpty);
-      prevEnd = info.lines;
-      prevEmpty = info.empty_lines;
-      if (!header) {
-        header = record.map(normaliseHeader);
-        yield { kind: "header", line, columns: header };
-        continue;
-      }
-      if (record.length !== header.length) {
-        yield { kind: "row-error", issue: { line, field: "(row)", value: `${record.length} fields`, reason: `has ${record.length} fields, the header has ${header.length}` } };
-        continue;
-      }
-      const values: Record<string, unknown> = {};
-      for (let i = 0; i < header.length; i++) values[header[i]!] = record[i];
-      yield { kind: "record", line, values };
+  let first = true;
+  let batch: RecordEvent[] = [];
+  const emit = (fields: string[], at: number) => {
+    if (!header) {
+      header = fields.map(normaliseHeader);
+      batch.push({ kind: "header", line: at, columns: header });
+      return;
     }
+    if (fields.length !== header.length) {
+      batch.push({ kind: "row-error", issue: { line: at, field: "(row)", value: `${fields.length} fields`, reason: `has ${fields.length} fields, the header has ${header.length}` } });
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) values[header[i]!] = fields[i];
+    batch.push({ kind: "record", line: at, values });
+  };
+  /** Parses complete records from buf[pos…]; at EOF the last line needs no line end. */
+  const drain = (eof: boolean): ParseIssue | null => {
+    let quoteAt = buf.indexOf('"', pos);
+    if (quoteAt < 0) quoteAt = buf.length;
+    for (;;) {
+      if (pos >= buf.length) return null;
+      let nl = buf.indexOf("\n", pos);
+      if (nl < 0) {
+        if (!eof) return null;
+        nl = buf.length;
+      }
+      if (quoteAt < pos) {
+        quoteAt = buf.indexOf('"', pos);
+        if (quoteAt < 0) quoteAt = buf.length;
+      }
+      if (quoteAt >= nl) {
+        let end = nl;
+        if (end > pos && buf.charCodeAt(end - 1) === 13) end--;
+        const text = buf.slice(pos, end);
+        const at = line;
+        pos = nl + 1;
+        line++;
+        if (text !== "") emit(text.split(","), at);
+        continue;
+      }
+      const r = parseQuotedRecord(buf, pos, eof);
+      if (r === null) return null; // the record continues in the next chunk
+      if ("reason" in r) return { line, field: "(file)", reason: `not valid CSV: ${r.reason} (in the record that starts on this line)` };
+      emit(r.fields, line);
+      line += r.newlines + 1;
+      pos = r.next;
+    }
+  };
+  try {
+    for await (const chunk of utf8Chunks(file)) {
+      buf = pos < buf.length ? buf.slice(pos) + chunk : chunk;
+      pos = 0;
+      if (first) {
+        first = false;
+        if (buf.charCodeAt(0) === 0xfeff) pos = 1;
+      }
+      const issue = drain(false);
+      if (issue) {
+        batch.push({ kind: "file-error", issue });
+        yield batch;
+        return;
+      }
+      if (batch.length) {
+        yield batch;
+        batch = [];
+      }
+    }
+    const issue = drain(true);
+    if (issue) batch.push({ kind: "file-error", issue });
+    if (batch.length) yield batch;
   } catch (error) {
-    yield { kind: "file-error", issue: fileIssue(error, prevEnd + 1) };
+    batch.push({ kind: "file-error", issue: fileIssue(error, line) });
+    yield batch;
   }
-  await feed;
 }
 
-/** JSON Lines: one object per line; blank lines skipped; a line that is not a JSON object is a row error. */
-export async function* readJsonlRecords(file: string): AsyncGenerator<RecordEvent> {
-  const lines = createInterface({ input: Readable.from(utf8Chunks(file)), crlfDelay: Infinity });
-  let line = 0;
-  try {
-    for await (const raw of lines) {
-      line++;
-      const text = (line === 1 ? raw.replace(/^\uFEFF/, "") : raw).trim();
-      if (text === "") continue;
-      let row: unknown;
-      try {
-        row = JSON.parse(text);
-      } catch (error) {
-        yield { kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: `not valid JSON (${error instanceof Error ? error.message : "parse error"}); truncated?` } };
-        continue;
+/**
+ * One record from `start` that has a quote somewhere: fields, the index after its line end and
+ * the line breaks inside it; null when the buffer ends first (more input needed).
+ */
+function parseQuotedRecord(buf: string, start: number, eof: boolean): { fields: string[]; next: number; newlines: number } | { reason: string; newlines: number } | null {
+  const fields: string[] = [];
+  let i = start;
+  let newlines = 0;
+  for (;;) {
+    if (buf.charCodeAt(i) === 34) {
+      // quoted field
+      let value = "";
+      let from = i + 1;
+      for (;;) {
+        const q = buf.indexOf('"', from);
+        if (q < 0) {
+          if (eof) return { reason: "a quoted field is not closed", newlines: newlines + count(buf, from, buf.length) };
+          return null;
+        }
+        if (q + 1 >= buf.length && !eof) return null;
+        newlines += count(buf, from, q);
+        if (buf.charCodeAt(q + 1) === 34) {
+          value += buf.slice(from, q + 1);
+          from = q + 2;
+          continue;
+        }
+        value += buf.slice(from, q);
+        i = q + 1;
+        break;
       }
-      if (!row || typeof row !== "object" || Array.isArray(row)) {
-        yield { kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: "not a JSON object" } };
-        continue;
+      fields.push(value);
+    } else {
+      // unquoted field up to the next comma or line end (a quote inside is kept as text)
+      let j = i;
+      while (j < buf.length) {
+        const c = buf.charCodeAt(j);
+        if (c === 44 || c === 10) break;
+        j++;
       }
-      const values: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(row)) values[normaliseHeader(k)] = v;
-      yield { kind: "record", line, values };
+      if (j >= buf.length && !eof) return null;
+      let end = j;
+      if (buf.charCodeAt(j) === 10 && end > i && buf.charCodeAt(end - 1) === 13) end--;
+      fields.push(buf.slice(i, end));
+      i = end;
+      if (buf.charCodeAt(i) === 13) i++;
     }
-  } catch (error) {
-    yield { kind: "file-error", issue: fileIssue(error, line + 1) };
+    const c = buf.charCodeAt(i);
+    if (c === 44) {
+      i++;
+      continue;
+    }
+    if (i >= buf.length) {
+      if (!eof) return null;
+      return { fields, next: i, newlines };
+    }
+    if (c === 13 && buf.charCodeAt(i + 1) === 10) return { fields, next: i + 2, newlines };
+    if (c === 13 && i + 1 >= buf.length && !eof) return null;
+    if (c === 10) return { fields, next: i + 1, newlines };
+    return { reason: `unexpected character after a closing quote`, newlines };
   }
+}
+
+function count(buf: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = buf.indexOf("\n", from); k >= 0 && k < to; k = buf.indexOf("\n", k + 1)) n++;
+  return n;
+}
+
+/** Record events one at a time (small files, tests). */
+export async function* readCsvRecords(file: string): AsyncGenerator<RecordEvent> {
+  for await (const batch of readCsvBatches(file)) yield* batch;
+}
+
+/** JSON Lines: one object per line, in batches; blank lines skipped; a line that is not a JSON object is a row error. */
+export async function* readJsonlBatches(file: string): AsyncGenerator<RecordEvent[]> {
+  let rest = "";
+  let line = 0;
+  let first = true;
+  const parseLine = (raw: string, batch: RecordEvent[]) => {
+    line++;
+    let text = raw;
+    if (first) {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    text = text.trim();
+    if (text === "") return;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch (error) {
+      batch.push({ kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: `not valid JSON (${error instanceof Error ? error.message : "parse error"}); truncated?` } });
+      return;
+    }
+    if (!row || typeof row !== "object" || Array.isArray(row)) {
+      batch.push({ kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: "not a JSON object" } });
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) values[normaliseHeader(k)] = v;
+    batch.push({ kind: "record", line, values });
+  };
+  try {
+    for await (const chunk of utf8Chunks(file)) {
+      const text = rest + chunk;
+      const batch: RecordEvent[] = [];
+      let pos = 0;
+      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", pos)) {
+        parseLine(text.slice(pos, nl), batch);
+        pos = nl + 1;
+      }
+      rest = text.slice(pos);
+      if (batch.length) yield batch;
+    }
+    const batch: RecordEvent[] = [];
+    if (rest !== "") parseLine(rest, batch);
+    if (batch.length) yield batch;
+  } catch (error) {
+    yield [{ kind: "file-error", issue: fileIssue(error, line + 1) }];
+  }
+}
+
+export async function* readJsonlRecords(file: string): AsyncGenerator<RecordEvent> {
+  for await (const batch of readJsonlBatches(file)) yield* batch;
 }
 
 function fileIssue(error: unknown, fallbackLine: number): ParseIssue {

@@ -1,5 +1,5 @@
 import "server-only";
-import { readCsvRecords, readJsonlRecords, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
+import { readCsvBatches, readJsonlBatches, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { csvRow } from "@/lib/db/bulk-copy";
 import type { RawTx } from "./raw-tx";
@@ -24,56 +24,69 @@ export interface RowSpec<R> {
 export interface StreamState {
   issues: Issues;
   rows: number;
-  /** Called every 10,000 rows (progress for the browser). */
+  /** Called after each batch of rows (progress for the browser). */
   onProgress?: (rows: number) => void;
 }
 
-function events(file: string, format: TabularFormat): AsyncGenerator<RecordEvent> {
-  return format === "csv" ? readCsvRecords(file) : readJsonlRecords(file);
+function batches(file: string, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
+  return format === "csv" ? readCsvBatches(file) : readJsonlBatches(file);
 }
 
-/** Typed rows with their lines; issues go to `state.issues`. */
-export async function* typedRows<R>(file: string, format: TabularFormat, spec: RowSpec<R>, state: StreamState, maxRows: number): AsyncGenerator<{ row: R; line: number }> {
+export type Typed<R> = { row: R; line: number };
+
+/** Typed rows with their lines, in batches; issues go to `state.issues`. */
+export async function* typedRows<R>(file: string, format: TabularFormat, spec: RowSpec<R>, state: StreamState, maxRows: number): AsyncGenerator<Typed<R>[]> {
   let read: ((values: Record<string, unknown>, line: number) => { ok: true; row: R } | { ok: false; issues: ParseIssue[] }) | null = null;
   let headerFailed = false;
   let sawHeader = false;
-  for await (const ev of events(file, format)) {
-    if (ev.kind === "file-error") {
-      state.issues.add(ev.issue);
-      break;
-    }
-    if (ev.kind === "row-error") {
-      state.rows++;
-      state.issues.add(ev.issue);
-      continue;
-    }
-    if (ev.kind === "header") {
-      sawHeader = true;
-      const resolved = spec.resolve(ev.columns, ev.line);
-      if (resolved.ok) read = resolved.read;
-      else {
-        headerFailed = true;
-        state.issues.add(...resolved.issues);
-      }
-      continue;
-    }
-    if (headerFailed) break; // a wrong header: the report names the header, not every row
-    if (!read) {
-      sawHeader = true;
-      const resolved = spec.resolve(Object.keys(ev.values), ev.line);
-      if (!resolved.ok) {
-        headerFailed = true;
-        state.issues.add(...resolved.issues);
+  let stop = false;
+  for await (const events of batches(file, format)) {
+    const out: Typed<R>[] = [];
+    for (const ev of events) {
+      if (ev.kind === "file-error") {
+        state.issues.add(ev.issue);
+        stop = true;
         break;
       }
-      read = resolved.read;
+      if (ev.kind === "row-error") {
+        state.rows++;
+        state.issues.add(ev.issue);
+        continue;
+      }
+      if (ev.kind === "header") {
+        sawHeader = true;
+        const resolved = spec.resolve(ev.columns, ev.line);
+        if (resolved.ok) read = resolved.read;
+        else {
+          headerFailed = true;
+          state.issues.add(...resolved.issues);
+        }
+        continue;
+      }
+      if (headerFailed) {
+        stop = true; // a wrong header: the report names the header, not every row
+        break;
+      }
+      if (!read) {
+        sawHeader = true;
+        const resolved = spec.resolve(Object.keys(ev.values), ev.line);
+        if (!resolved.ok) {
+          headerFailed = true;
+          state.issues.add(...resolved.issues);
+          stop = true;
+          break;
+        }
+        read = resolved.read;
+      }
+      state.rows++;
+      if (state.rows > maxRows) throw tooLarge("its row count", maxRows, "rows");
+      const result = read(ev.values, ev.line);
+      if (!result.ok) state.issues.add(...result.issues);
+      else out.push({ row: result.row, line: ev.line });
     }
-    state.rows++;
-    if (state.onProgress && state.rows % 10_000 === 0) state.onProgress(state.rows);
-    if (state.rows > maxRows) throw tooLarge("its row count", maxRows, "rows");
-    const result = read(ev.values, ev.line);
-    if (!result.ok) state.issues.add(...result.issues);
-    else yield { row: result.row, line: ev.line };
+    state.onProgress?.(state.rows);
+    if (out.length) yield out;
+    if (stop) break;
   }
   if (!state.issues.failed && (!sawHeader || state.rows === 0)) {
     state.issues.add({ line: 1, field: "(file)", reason: sawHeader ? "no data rows" : "empty file" });
@@ -81,13 +94,15 @@ export async function* typedRows<R>(file: string, format: TabularFormat, spec: R
 }
 
 /** CSV chunks of valid rows for COPY, prefixed by the parent key; stops sending after the first issue. */
-export async function* copyChunks<R>(rows: AsyncIterable<{ row: R; line: number }>, spec: RowSpec<R>, state: StreamState, prefix: string): AsyncGenerator<string> {
+export async function* copyChunks<R>(rows: AsyncIterable<Typed<R>[]>, spec: RowSpec<R>, state: StreamState, prefix: string): AsyncGenerator<string> {
   const buffer = new ChunkBuffer();
-  for await (const { row } of rows) {
+  for await (const batch of rows) {
     if (state.issues.failed) continue;
-    spec.onRow?.(row);
-    const chunk = buffer.push(prefix + spec.toCsv(row));
-    if (chunk) yield chunk;
+    for (const { row } of batch) {
+      spec.onRow?.(row);
+      const chunk = buffer.push(prefix + spec.toCsv(row));
+      if (chunk) yield chunk;
+    }
   }
   const rest = buffer.take();
   if (rest && !state.issues.failed) yield rest;
@@ -105,9 +120,11 @@ export async function duplicateReport<R>(tx: RawTx, file: string, format: Tabula
   await tx.query(`CREATE TEMP TABLE verdict_ids ("itemId" text, line int) ON COMMIT DROP`);
   async function* chunks() {
     const buffer = new ChunkBuffer();
-    for await (const { row, line } of typedRows(file, format, spec, state, maxRows)) {
-      const chunk = buffer.push(csvRow([spec.itemId(row), line]));
-      if (chunk) yield chunk;
+    for await (const batch of typedRows(file, format, spec, state, maxRows)) {
+      for (const { row, line } of batch) {
+        const chunk = buffer.push(csvRow([spec.itemId(row), line]));
+        if (chunk) yield chunk;
+      }
     }
     const rest = buffer.take();
     if (rest) yield rest;

@@ -1,0 +1,48 @@
+/**
+ * One timed import in its own process (run by bench/ingest.ts with --conditions=react-server):
+ * the same server code path as an upload. Prints JSON: seconds, rows, RSS before and peak.
+ * argv: predictions decisionId candidateId datasetVersionId userId file
+ *       embedded   datasetFile predictionsFile     (PGlite: dataset then predictions, fresh data dir)
+ */
+import { database } from "../lib/server/db.ts";
+import { importDataset, importPredictions } from "../lib/server/imports/index.ts";
+
+const [mode, ...args] = process.argv.slice(2);
+const mib = (kb: number) => kb * 1024;
+
+async function main() {
+  const db = await database();
+  if (mode === "predictions") {
+    const [decisionId, candidateId, versionId, userId, file] = args as [string, string, string, string, string];
+    const actor = { id: userId, email: "bench@verdict.test", name: "Bench", roles: ["ANALYST" as const] };
+    globalThis.gc?.();
+    const baselineRss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const r = await importPredictions(actor, decisionId, candidateId, Number(versionId), { name: "bench.csv", path: file }, { compute: "none" });
+    const seconds = (performance.now() - t0) / 1000;
+    process.stdout.write(JSON.stringify({ seconds, rows: r.rowCount, missing: r.missingCount, baselineRss, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
+  } else if (mode === "embedded") {
+    const [datasetFile, predictionsFile] = args as [string, string];
+    const prisma = db.prisma;
+    const user = await prisma.user.create({ data: { email: `bench-${Date.now()}@verdict.test`, name: "Bench", roles: ["ANALYST"], passwordHash: "x" } });
+    const decision = await prisma.decision.create({ data: { title: "bench", positiveClass: "positive", prevalence: 0.05, costFn: 10, costFp: 1, recallFloor: 0.8, createdById: user.id } });
+    const candidate = await prisma.candidate.create({ data: { decisionId: decision.id, name: "bench-model", provider: "bench" } });
+    const actor = { id: user.id, email: user.email, name: "Bench", roles: ["ANALYST" as const] };
+    const t0 = performance.now();
+    const ds = await importDataset(actor, decision.id, { name: "dataset.csv", path: datasetFile }, { datasetName: "bench" });
+    const datasetSeconds = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const r = await importPredictions(actor, decision.id, candidate.id, ds.datasetVersionId, { name: "bench.csv", path: predictionsFile }, { compute: "none" });
+    const seconds = (performance.now() - t1) / 1000;
+    process.stdout.write(JSON.stringify({ seconds, datasetSeconds, rows: r.rowCount, datasetRows: ds.itemCount, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
+  } else throw new Error(`unknown mode ${mode}`);
+  await db.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:ingest` (issue 4 §5): a generated predictions file (id, label, score, predicted,
+ * latency_ms) loaded end to end through the upload code path — spool + SHA-256, parse (csv-parse),
+ * validate (zod), COPY into "Prediction", join check against the dataset version — in a child
+ * process whose peak RSS is measured, versus `psql \copy` of the same file into a table with the
+ * same columns, primary key and indexes as "Prediction" (plus the file's label column, which the
+ * app reads from the dataset instead). At 1,000,000 and 5,000,000 rows on the PostgreSQL server,
+ * and 1,000,000 rows on the embedded PGlite.
+ * Targets: app rows/s ≥ 0.5 × psql's; app peak RSS < 300 MB and the same at 1M and 5M.
+ */
+import { execFileSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { once } from "node:events";
+import path from "node:path";
+import pg from "pg";
+import { recreateDatabase } from "../test/database.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const out = path.join(root, "bench/out");
+const URL_ = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_test_bench_ingest";
+const SIZES = (process.env.BENCH_SIZES ?? "1000000,5000000").split(",").map(Number);
+const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_ROWS ?? 1_000_000);
+
+const id = (i: number) => `item-${i.toString().padStart(9, "0")}`;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function writeLines(file: string, header: string, n: number, line: (i: number) => string) {
+  if (existsSync(file)) return;
+  const tmp = `${file}.tmp`;
+  const stream = createWriteStream(tmp);
+  stream.write(header + "\n");
+  let chunk = "";
+  for (let i = 0; i < n; i++) {
+    chunk += line(i) + "\n";
+    if (chunk.length > 1 << 17) {
+      if (!stream.write(chunk)) await once(stream, "drain");
+      chunk = "";
+    }
+  }
+  stream.end(chunk);
+  await once(stream, "finish");
+  execFileSync("mv", [tmp, file]);
+}
+
+async function files(n: number) {
+  mkdirSync(out, { recursive: true });
+  const predictions = path.join(out, `predictions-${n}.csv`);
+  const dataset = path.join(out, `dataset-${n}.csv`);
+  const r = rng(n);
+  const labels = new Uint8Array(n);
+  for (let i = 0; i < n; i++) labels[i] = r() < 0.05 ? 1 : 0;
+  await writeLines(dataset, "id,label", n, (i) => `${id(i)},${labels[i]}`);
+  await writeLines(predictions, "id,label,score,predicted,latency_ms", n, (i) => {
+    const s = Math.min(1, Math.max(0, (labels[i] ? 0.7 : 0.3) + (r() - 0.5) * 0.6));
+    return `${id(i)},${labels[i]},${s.toFixed(6)},${s >= 0.5 ? 1 : 0},${(50 + r() * 400).toFixed(2)}`;
+  });
+  return { predictions, dataset };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const rate = (rows: number, s: number) => `${Math.round(rows / s).toLocaleString("en-US")} rows/s`;
+
+async function setup(pool: pg.Pool, n: number, datasetFile: string) {
+  const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, 'Bench', 'x', '{ANALYST}', now()) RETURNING id`, [`bench-user-${n}`, `bench-${n}@verdict.test`]);
+  const decisionId = `bench-${n}`;
+  await pool.query(`INSERT INTO "Decision" (id, title, "positiveClass", prevalence, "costFn", "costFp", "recallFloor", "createdById", "updatedAt") VALUES ($1, 'bench', 'positive', 0.05, 10, 1, 0.8, $2, now())`, [decisionId, user.id]);
+  await pool.query(`INSERT INTO "Candidate" (id, "decisionId", name, provider) VALUES ($1, $2, 'bench-model', 'bench')`, [`${decisionId}-cand`, decisionId]);
+  await pool.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench')`, [`${decisionId}-ds`, decisionId]);
+  const { rows: [version] } = await pool.query(`INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount") VALUES ($1, 1, $2, 0) RETURNING id`, [`${decisionId}-ds`, n]);
+  // The dataset itself is loaded directly (not timed): the benchmark is the predictions upload.
+  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE TEMP TABLE d (id text, label int)", "-c", `\\copy d FROM '${datasetFile}' WITH (FORMAT csv, HEADER true)`, "-c", `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`]);
+  return { decisionId, candidateId: `${decisionId}-cand`, versionId: version.id as number, userId: user.id as string };
+}
+
+function psqlCopy(file: string): number {
+  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", `DROP TABLE IF EXISTS bench_psql_prediction`, "-c",
+    `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING CONSTRAINTS, label integer)`,
+    "-c", `ALTER TABLE bench_psql_prediction ALTER COLUMN "evalRunId" SET DEFAULT 1`]);
+  const t0 = performance.now();
+  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", `\\copy bench_psql_prediction ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`]);
+  const seconds = (performance.now() - t0) / 1000;
+  execFileSync("psql", [URL_, "-q", "-c", `DROP TABLE bench_psql_prediction`]);
+  return seconds;
+}
+
+function child(args: string[], env: NodeJS.ProcessEnv) {
+  const text = execFileSync(process.execPath, ["--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(root, "bench/ingest-child.ts"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(text.trim().split("\n").pop()!) as { seconds: number; rows: number; baselineRss?: number; maxRss: number; datasetSeconds?: number; datasetRows?: number };
+}
+
+async function main() {
+  console.log(`bench:ingest — ${new Date().toISOString()} — node ${process.version}`);
+  await recreateDatabase(URL_);
+  const pool = new pg.Pool({ connectionString: URL_, max: 2 });
+  const peaks: number[] = [];
+  let ok = true;
+  try {
+    for (const n of SIZES) {
+      const f = await files(n);
+      const s = await setup(pool, n, f.dataset);
+      await pool.query("CHECKPOINT");
+      const psql = psqlCopy(f.predictions);
+      await pool.query("CHECKPOINT");
+      const app = child(["predictions", s.decisionId, s.candidateId, String(s.versionId), s.userId, f.predictions], { ...process.env, DATABASE_URL: URL_, VERDICT_JOBS: "inline" });
+      if (app.rows !== n) throw new Error(`app loaded ${app.rows} rows, expected ${n}`);
+      const ratio = psql / app.seconds;
+      peaks.push(app.maxRss);
+      const pass = ratio >= 0.5 && app.maxRss < 300e6;
+      ok &&= pass;
+      console.log(`\n${n.toLocaleString("en-US")} rows (${mb(statSync(f.predictions).size)} file)`);
+      console.log(`  psql \\copy          ${psql.toFixed(2)} s   ${rate(n, psql)}`);
+      console.log(`  app upload path     ${app.seconds.toFixed(2)} s   ${rate(n, app.seconds)}   (spool+SHA-256, parse, zod, COPY, join check)`);
+      console.log(`  ratio app/psql      ${ratio.toFixed(2)}×   (target ≥ 0.50) ${ratio >= 0.5 ? "PASS" : "FAIL"}`);
+      console.log(`  app peak RSS        ${mb(app.maxRss)}   (before the import: ${mb(app.baselineRss ?? 0)}; target < 300 MB) ${app.maxRss < 300e6 ? "PASS" : "FAIL"}`);
+      await pool.query(`DELETE FROM "Prediction" WHERE "evalRunId" IN (SELECT id FROM "EvalRun" WHERE "decisionId" = $1)`, [s.decisionId]);
+    }
+    if (peaks.length >= 2) {
+      const spread = Math.max(...peaks) / Math.min(...peaks);
+      const flat = spread < 1.25;
+      ok &&= flat;
+      console.log(`\npeak RSS across sizes: ${peaks.map(mb).join(" → ")} (max/min ${spread.toFixed(2)}; flat = within 25%) ${flat ? "PASS" : "FAIL"}`);
+    }
+  } finally {
+    await pool.end();
+  }
+  if (PGLITE_ROWS > 0) {
+    const f = await files(PGLITE_ROWS);
+    const dir = path.join(out, "pglite-bench");
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.lock`, { force: true });
+    const env = { ...process.env, VERDICT_DATA_DIR: dir, VERDICT_JOBS: "inline" };
+    delete env.DATABASE_URL;
+    const r = child(["embedded", f.dataset, f.predictions], env);
+    console.log(`\nembedded PGlite, ${PGLITE_ROWS.toLocaleString("en-US")} rows`);
+    console.log(`  dataset upload      ${r.datasetSeconds!.toFixed(2)} s   ${rate(r.datasetRows!, r.datasetSeconds!)}`);
+    console.log(`  predictions upload  ${r.seconds.toFixed(2)} s   ${rate(r.rows, r.seconds)}   (loaded ${r.rows.toLocaleString("en-US")} rows)`);
+    console.log(`  process peak RSS    ${mb(r.maxRss)}   (PGlite's wasm heap included; no target)`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\n${ok ? "All targets met." : "Some targets were missed."}`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
