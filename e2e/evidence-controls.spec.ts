@@ -1,0 +1,68 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signIn } from "./helpers";
+
+type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
+
+/** The test's own reading of SPEC §4 on the stored ROC points: lowest stored threshold ≥ t. */
+function expectedAt(roc: Roc, t: number, pi: number) {
+  let best = -1;
+  roc.thresholds.forEach((th, i) => {
+    if (i > 0 && th !== null && th >= t && (best < 0 || th < roc.thresholds[best]!)) best = i;
+  });
+  const tpr = roc.y[best]!;
+  const fpr = roc.x[best]!;
+  return { threshold: roc.thresholds[best]!, recall: tpr, precision: (pi * tpr) / (pi * tpr + (1 - pi) * fpr) };
+}
+
+async function atlasRow(page: Page) {
+  return page.getByTestId("stress-figures").locator('tr[data-candidate="Atlas-70B-Instruct"]');
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("the threshold and prevalence controls update the stress test at once, exactly at the stored points", async ({ page }) => {
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const atlas = decision.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
+  const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === atlas.id);
+  const row = await atlasRow(page);
+  await expect(row).toContainText(run.metrics.report.reweighted.precision.toFixed(3));
+
+  await page.getByLabel("Operating threshold", { exact: true }).fill("0.3");
+  const e = expectedAt(run.metrics.curves.roc, 0.3, 0.02);
+  await expect(page.getByTestId("what-if-status")).toContainText("What if: t = 0.3");
+  await expect(row.locator("td").nth(0)).toHaveText(String(e.threshold));
+  await expect(row.locator("td").nth(1)).toContainText(e.recall.toFixed(3));
+  await expect(row.locator("td").nth(3)).toContainText(e.precision.toFixed(3));
+  await expect(page.getByRole("figure", { name: "Expected cost per 1,000 items vs threshold" })).toBeVisible();
+
+  await page.getByLabel("Prevalence π", { exact: true }).fill("0.1");
+  const e2 = expectedAt(run.metrics.curves.roc, 0.3, 0.1);
+  await expect(row.locator("td").nth(3)).toContainText(e2.precision.toFixed(3));
+  await expect(page.getByRole("figure", { name: /Precision–recall at π = 10\.0%/ })).toBeVisible();
+  await page.screenshot({ path: "test-results/evidence-what-if.png", fullPage: false });
+
+  // A reviewer may explore but not save.
+  await expect(page.getByRole("button", { name: /Save t =/ })).toHaveCount(0);
+  await page.getByRole("button", { name: /Back to the stored values/ }).click();
+  await expect(row).toContainText(run.metrics.report.reweighted.precision.toFixed(3));
+  await expect(page.getByTestId("what-if-status")).toContainText("stored values");
+});
+
+test("the analyst saves a threshold (audited, metrics recomputed), then restores it", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "analyst", "/decisions/demo-moderation");
+  await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
+  await page.getByRole("button", { name: /Save t = 0.45/ }).click();
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
+  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  expect(decision.operatingThreshold).toBe(0.45);
+  for (const run of decision.evalRuns) expect(run.metrics.parameters.threshold).toBe(0.45);
+
+  await page.reload();
+  await page.getByLabel("Operating threshold", { exact: true }).fill("0.5");
+  await page.getByRole("button", { name: /Save t = 0.5/ }).click();
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
+  const after = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  expect(after.decision.operatingThreshold).toBe(0.5);
+});
