@@ -109,10 +109,15 @@ export async function importPredictions(
         );
         const runId = run!.id;
         const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
+        const timing = process.env.VERDICT_IMPORT_TIMING === "1";
+        const tCopy = performance.now();
         await tx.copy("Prediction", PREDICTION_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`));
         if (state.issues.failed) state.issues.reject(format);
+        if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
+        const tJoin = performance.now();
 
-        // Join check against the dataset version (both sides are primary-key ordered).
+        // Join check against the dataset version: one hash anti-join, in memory for a few million ids.
+        await tx.query(`SET LOCAL work_mem = '128MB'`);
         const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
           `SELECT count(*) AS unknown FROM "Prediction" p
             WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
@@ -131,6 +136,7 @@ export async function importPredictions(
             format,
           );
         }
+        if (timing) console.error(`join check ${(performance.now() - tJoin).toFixed(0)} ms`);
         const rowCount = state.rows;
         const missingCount = version.itemCount - rowCount;
         const missingExamples =

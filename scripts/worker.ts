@@ -1,0 +1,30 @@
+/**
+ * `npm run worker`: works the PostgreSQL-backed job queue (pg-boss, schema "pgboss") on this or
+ * any other machine that reaches DATABASE_URL — today the metrics of uploaded eval runs.
+ * Stop with Ctrl-C / SIGTERM (waits for the job in hand). Run with --conditions=react-server.
+ */
+import { database } from "../lib/server/db.ts";
+import { runWorker } from "../lib/server/jobs/index.ts";
+
+async function main() {
+  if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
+  const db = await database();
+  const stop = await runWorker(db);
+  console.log(`Worker started (pid ${process.pid}); waiting for jobs.`);
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log("Stopping after the job in hand…");
+      void stop()
+        .then(() => db.close())
+        .then(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
