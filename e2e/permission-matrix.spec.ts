@@ -35,6 +35,8 @@ export const PAGES: Entry[] = [
   { file: "app/decisions/page.tsx", method: "GET", url: "/decisions", allowed: READERS },
   { file: "app/decisions/[id]/page.tsx", method: "GET", url: `/decisions/${DEMO}`, allowed: READERS },
   { file: "app/decisions/[id]/review/page.tsx", method: "GET", url: `/decisions/${DEMO}/review`, allowed: READERS },
+  { file: "app/decisions/[id]/evidence/page.tsx", method: "GET", url: `/decisions/${DEMO}/evidence`, allowed: READERS },
+  { file: "app/settings/page.tsx", method: "GET", url: "/settings", allowed: EVERYONE },
   { file: "app/audit/page.tsx", method: "GET", url: "/audit", allowed: EVERYONE },
   { file: "app/audit/page.tsx", method: "GET", url: `/audit?decision=${DEMO}&verify=1`, allowed: EVERYONE },
   { file: "app/admin/users/page.tsx", method: "GET", url: "/admin/users", allowed: ["admin"] },
@@ -65,6 +67,14 @@ export const API: Entry[] = [
   { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/comments`, allowed: READERS },
   { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/comments`, body: { body: "hello", stage: null }, allowed: ["reviewer", "approver1"] },
   { file: "app/api/v1/decisions/[id]/audit-bundle/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/audit-bundle`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/export/json/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/export/json`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/export/pdf/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/export/pdf`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/runs/[runId]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/runs/1`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/datasets/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/datasets`, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/datasets/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/datasets`, body: {}, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/leaderboards/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/leaderboards`, body: {}, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/predictions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/predictions`, body: {}, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/serving/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/serving`, body: {}, allowed: ["analyst"] },
 ];
 
 /** Files under app/ that need no entry: public pages and Auth.js's own handler. */
@@ -191,14 +201,14 @@ interface Captured {
   body: Buffer;
 }
 
-async function capture(browser: Browser, role: DemoRole, url: string, act: (page: Page) => Promise<void>): Promise<Captured> {
+async function capture(browser: Browser, role: DemoRole, url: string, act: (page: Page) => Promise<void>, done: (page: Page) => Promise<void>): Promise<Captured> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, role, url);
   await page.goto(url);
   const request = page.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
   await act(page);
   const r = await request;
-  await (await r.response())?.finished();
+  await done(page);
   const keep = ["next-action", "content-type", "accept", "next-router-state-tree"];
   const headers = Object.fromEntries(Object.entries(r.headers()).filter(([k]) => keep.includes(k)));
   await page.context().close();
@@ -224,14 +234,15 @@ test("every sign-off server action is refused to the roles that may not send it"
   await cloneDemoDecision(id, "E2E permission matrix decision");
   const url = `/decisions/${id}/review`;
 
-  const submit = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Submit for review" }).click());
+  const statusIs = (text: string) => (p: Page) => expect(p.getByRole("region", { name: "Status" }).locator(".badge").first()).toHaveText(text);
+  const submit = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Submit for review" }).click(), statusIs("In review"));
   await expectRefused(submit, ["analyst"], id);
 
   const comment = await capture(browser, "reviewer", url, async (p) => {
     const form = p.getByRole("form", { name: "Comment on the pack as a whole" });
     await form.getByRole("textbox").fill("Is the eval set recent enough?");
     await form.getByRole("button", { name: "Post comment" }).click();
-  });
+  }, (p) => expect(p.getByText("Is the eval set recent enough?").first()).toBeVisible());
   await expectRefused(comment, ["reviewer", "approver1"], id);
 
   const sign = await capture(browser, "approver1", url, async (p) => {
@@ -241,7 +252,7 @@ test("every sign-off server action is refused to the roles that may not send it"
     await dialog.getByLabel("Reason").fill("best at our prevalence");
     await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
     await dialog.getByRole("button", { name: "Sign", exact: true }).click();
-  });
+  }, (p) => expect(p.getByTestId("signature-row")).toHaveCount(1));
   await expectRefused(sign, ["approver1"], id);
 
   const changes = await capture(browser, "approver1", url, async (p) => {
@@ -249,10 +260,10 @@ test("every sign-off server action is refused to the roles that may not send it"
     const form = p.getByRole("form", { name: "Request changes" });
     await form.getByLabel("Which changes do you request?").fill("Add serving runs at concurrency 64.");
     await form.getByRole("button", { name: "Request changes" }).click();
-  });
+  }, statusIs("Changes requested"));
   await expectRefused(changes, ["approver1"], id);
 
-  const reopen = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Back to draft" }).click());
+  const reopen = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Back to draft" }).click(), statusIs("Draft"));
   await expectRefused(reopen, ["analyst"], id);
   expect((await signoffCounts(id)).status).toBe("DRAFT");
 });
