@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db, database } from "../db";
 import { drainInlineJobs } from "../jobs";
+import { exportDatasetVersion } from "./export";
 import { importDataset, importPredictions, ImportRejected, type UploadFile } from ".";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 import type { Actor } from "../session";
@@ -133,6 +134,14 @@ describe("dataset uploads", () => {
     const imp = await (await db()).import.findUniqueOrThrow({ where: { id: result.importId } });
     expect(imp.content).toBeNull();
     expect(Number(imp.sizeBytes)).toBe(result.sizeBytes);
+  });
+
+  it("exports a version as spreadsheet-safe CSV (=CMD(1) stays text)", async () => {
+    const { analyst, decisionId } = await setup();
+    const ds = await dataset(analyst, decisionId);
+    const { body } = await exportDatasetVersion(analyst, decisionId, ds.datasetVersionId);
+    const text = await new Response(body).text();
+    expect(text).toBe(`id,label,slice,text\r\na1,1,en,"Hello, world"\r\na2,0,fr,"multi\nline ""quoted"""\r\na3,1,en,'=CMD(1)\r\na4,0,,plain\r\n`);
   });
 
   it("needs evidence.import", async () => {

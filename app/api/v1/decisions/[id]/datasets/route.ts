@@ -5,6 +5,7 @@ import { getProgress, isUploadId, withProgress } from "@/lib/server/imports/prog
 import { importDataset } from "@/lib/server/imports";
 import { defaultLimits } from "@/lib/server/imports/files";
 import { listField, readUpload } from "@/lib/server/imports/http";
+import { exportDatasetVersion } from "@/lib/server/imports/export";
 
 export const runtime = "nodejs";
 
@@ -26,9 +27,17 @@ export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, 
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
 });
 
-/** Progress of an upload being processed (any kind): GET …/datasets?uploadId=ID → { progress }. */
-export const GET = apiRoute<{ id: string }>("evidence.import", async ({ req }) => {
+/**
+ * GET …/datasets?export=<datasetVersionId>: the version as spreadsheet-safe CSV (leading = + - @ neutralised).
+ * GET …/datasets?uploadId=ID: progress of an upload being processed (any kind) → { progress }.
+ */
+export const GET = apiRoute<{ id: string }>("decision.read", async ({ actor, params, req }) => {
+  const exportId = req.nextUrl.searchParams.get("export");
+  if (exportId !== null) {
+    const { fileName, body } = await exportDatasetVersion(actor, params.id, Number(exportId));
+    return new Response(body, { headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${fileName}"`, "X-Content-Type-Options": "nosniff" } });
+  }
   const uploadId = req.nextUrl.searchParams.get("uploadId");
-  if (!isUploadId(uploadId)) throw new AppError("VALIDATION", "uploadId is required.");
+  if (!isUploadId(uploadId)) throw new AppError("VALIDATION", "Give export=<datasetVersionId> or uploadId=<id>.");
   return { progress: getProgress(uploadId) };
 });
