@@ -34,9 +34,9 @@ export function RevisionDiff({ diff }: { diff: DiffView }) {
 export function RevisionList({ revisions }: { revisions: RevisionView[] }) {
   if (revisions.length === 0) return <p className="muted">No revision yet: submitting for review freezes the first one.</p>;
   return (
-    <ol className="revisions" reversed>
+    <ul className="revisions" style={{ listStyle: "none", paddingLeft: 0 }}>
       {[...revisions].reverse().map((r) => (
-        <li key={r.id} data-testid="revision">
+        <li key={r.id} data-testid="revision" style={{ marginBottom: 12 }}>
           <strong>Revision {r.number}</strong> {r.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}{" "}
           <span className="muted">frozen {utc(r.createdAt)} by {r.createdBy.name}{r.supersededAt ? `, superseded ${utc(r.supersededAt)}` : ""}</span>
           <code className="hash" style={HASH}>SHA-256 {r.sha256}</code>
@@ -48,6 +48,6 @@ export function RevisionList({ revisions }: { revisions: RevisionView[] }) {
           )}
         </li>
       ))}
-    </ol>
+    </ul>
   );
 }
