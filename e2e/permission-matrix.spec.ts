@@ -217,6 +217,10 @@ async function capture(browser: Browser, role: DemoRole, url: string, act: (page
 
 async function expectRefused(c: Captured, allowed: DemoRole[], decisionId: string) {
   const before = await signoffCounts(decisionId);
+  // CSRF: the permitted role's own session, sent from another site, is refused by Next's origin check.
+  const crossSite = await contexts.get(allowed[0]!)!.fetch(c.url, { method: "POST", headers: { ...c.headers, origin: "https://evil.example" }, data: c.body, failOnStatusCode: false });
+  expect(await crossSite.text(), `cross-site ${c.headers["next-action"]}`).not.toMatch(/"ok":true/);
+  expect(await signoffCounts(decisionId)).toEqual(before);
   for (const who of [...ROLES, "signed-out"] as Who[]) {
     if (who !== "signed-out" && allowed.includes(who)) continue;
     const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
@@ -244,6 +248,11 @@ test("every sign-off server action is refused to the roles that may not send it"
     await form.getByRole("button", { name: "Post comment" }).click();
   }, (p) => expect(p.getByText("Is the eval set recent enough?").first()).toBeVisible());
   await expectRefused(comment, ["reviewer", "approver1"], id);
+  // Control: the same replay from another role that may comment goes through, so the refusals
+  // above come from the role check and not from a malformed replay.
+  const before = (await signoffCounts(id)).comments;
+  await contexts.get("approver1")!.fetch(comment.url, { method: "POST", headers: comment.headers, data: comment.body, failOnStatusCode: false });
+  expect((await signoffCounts(id)).comments).toBe(before + 1);
 
   const sign = await capture(browser, "approver1", url, async (p) => {
     await p.getByRole("button", { name: /Sign revision 1…/ }).click();
@@ -266,4 +275,31 @@ test("every sign-off server action is refused to the roles that may not send it"
   const reopen = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Back to draft" }).click(), statusIs("Draft"));
   await expectRefused(reopen, ["analyst"], id);
   expect((await signoffCounts(id)).status).toBe("DRAFT");
+});
+
+test("the admin's user actions are refused to every other role and signed out", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const email = `matrix-${Date.now()}@verdict.test`;
+  const create = await capture(browser, "admin", "/admin/users", async (p) => {
+    const form = p.locator("form", { has: p.getByRole("button", { name: "Create user" }) });
+    await form.getByLabel("Printed name").fill("Matrix Person");
+    await form.getByLabel("Email").fill(email);
+    await form.getByLabel("Initial password").fill("a-long-enough-password");
+    await form.getByLabel("reviewer").check();
+    await form.getByRole("button", { name: "Create user" }).click();
+  }, (p) => expect(p.getByRole("cell", { name: email, exact: true })).toBeVisible());
+  const roles = await capture(browser, "admin", "/admin/users", async (p) => {
+    const form = p.getByRole("form", { name: `Roles of ${email}` });
+    await form.getByLabel("approver").check();
+    await form.getByRole("button", { name: "Save roles" }).click();
+  }, (p) => expect(p.getByRole("form", { name: `Roles of ${email}` }).getByRole("status")).toContainText("saved"));
+  for (const c of [create, roles]) {
+    for (const who of ["analyst", "reviewer", "approver1", "signed-out"] as Who[]) {
+      const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+      const text = await res.text();
+      if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text)).toBe(true);
+      else expect(text, `${who} replaying an admin action`).toMatch(/do not have permission/);
+      expect(text).not.toMatch(/"ok":true/);
+    }
+  }
 });
