@@ -10,7 +10,7 @@ export type UploadKind = "dataset" | "predictions" | "leaderboard" | "serving";
 
 const PATHS: Record<UploadKind, string> = { dataset: "datasets", predictions: "predictions", leaderboard: "leaderboards", serving: "serving" };
 const ACCEPT: Record<UploadKind, string> = {
-  dataset: ".csv,.jsonl,.ndjson,.json,text/csv,application/json",
+  dataset: ".csv,.jsonl,.ndjson,.json,.parquet,text/csv,application/json",
   predictions: ".csv,.jsonl,.ndjson,.json,text/csv,application/json",
   leaderboard: ".csv,.json,text/csv,application/json",
   serving: ".csv,.json,.jsonl,text/csv,application/json",

@@ -53,16 +53,11 @@ export function datasetSpec(positiveClass: string, options: DatasetColumnOptions
 }
 
 async function tabularFormat(path: string, name: string, explicit?: string): Promise<TabularFormat> {
-  let format: string;
   try {
-    format = await detectTabularFormat(path, name, explicit);
+    return await detectTabularFormat(path, name, explicit);
   } catch (error) {
     throw new ImportRejected([{ field: "format", value: explicit, reason: (error as Error).message }], 1);
   }
-  if (format === "parquet") {
-    throw new ImportRejected([{ field: "format", value: "parquet", reason: "Parquet is not supported yet: export the table as CSV or JSON Lines" }], 1, "parquet");
-  }
-  return format as TabularFormat;
 }
 export { tabularFormat };
 

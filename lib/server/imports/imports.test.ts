@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db, database } from "../db";
 import { drainInlineJobs } from "../jobs";
 import { exportDatasetVersion } from "./export";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { importDataset, importPredictions, ImportRejected, type UploadFile } from ".";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 import type { Actor } from "../session";
@@ -142,6 +143,28 @@ describe("dataset uploads", () => {
     const { body } = await exportDatasetVersion(analyst, decisionId, ds.datasetVersionId);
     const text = await new Response(body).text();
     expect(text).toBe(`id,label,slice,text\r\na1,1,en,"Hello, world"\r\na2,0,fr,"multi\nline ""quoted"""\r\na3,1,en,'=CMD(1)\r\na4,0,,plain\r\n`);
+  });
+
+  it("reads Parquet (several row groups, INT64 ids, nullable text), then predictions in JSON Lines", async () => {
+    const { analyst, decisionId, candidateId } = await setup();
+    const n = 2500;
+    const buffer = parquetWriteBuffer({
+      columnData: [
+        { name: "id", data: BigInt64Array.from({ length: n }, (_, i) => BigInt(i + 1)), type: "INT64" },
+        { name: "Label", data: Array.from({ length: n }, (_, i) => (i % 5 === 0 ? "violating" : "benign")), type: "STRING" },
+        { name: "text", data: Array.from({ length: n }, (_, i) => (i % 2 ? `=row ${i}` : null)), type: "STRING" },
+      ],
+      rowGroupSize: 1000,
+    });
+    const ds = await importDataset(analyst, decisionId, bytes("items.parquet", Buffer.from(buffer)), { datasetName: "pq", negativeLabels: ["benign"] });
+    expect(ds).toMatchObject({ format: "parquet", itemCount: n, positiveCount: n / 5 });
+    const prisma = await db();
+    expect(await prisma.datasetItem.findUnique({ where: { datasetVersionId_itemId: { datasetVersionId: ds.datasetVersionId, itemId: "2" } } })).toMatchObject({ label: false, text: "=row 1" });
+    const bad = await rejected(importDataset(analyst, decisionId, bytes("bad.parquet", Buffer.from("PAR1 not really")), { datasetName: "pq" }));
+    expect(bad.errors[0]).toMatchObject({ field: "(file)" });
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: i + 1, score: (i % 10) / 10 })).join("\n");
+    const run = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.jsonl", lines), { compute: "none" });
+    expect(run).toMatchObject({ rowCount: n, missingCount: 0 });
   });
 
   it("needs evidence.import", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { readCsvBatches, readJsonlBatches, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
+import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { csvRow } from "@/lib/db/bulk-copy";
 import type { RawTx } from "./raw-tx";
@@ -29,7 +29,7 @@ export interface StreamState {
 }
 
 function batches(file: string, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
-  return format === "csv" ? readCsvBatches(file) : readJsonlBatches(file);
+  return format === "csv" ? readCsvBatches(file) : format === "parquet" ? readParquetBatches(file) : readJsonlBatches(file);
 }
 
 export type Typed<R> = { row: R; line: number };

@@ -44,7 +44,7 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
             kind="dataset"
             context={context}
             title="Labelled dataset"
-            help={<p>CSV or JSON Lines with an item id (<code>id</code>), a gold label (<code>label</code>: 0/1, true/false or class names) and optional <code>text</code> and <code>slice</code> columns. Each upload is a new version.</p>}
+            help={<p>CSV, JSON Lines or Parquet with an item id (<code>id</code>), a gold label (<code>label</code>: 0/1, true/false or class names) and optional <code>text</code> and <code>slice</code> columns. Each upload is a new version.</p>}
           />
           <UploadPanel
             kind="predictions"
