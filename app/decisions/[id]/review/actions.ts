@@ -1,5 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { commentSchema, signSchema } from "@/lib/schemas/signoff";
 import { defineAction } from "@/lib/server/action";
@@ -10,6 +11,13 @@ import { requestChanges } from "@/lib/server/signoff/request-changes";
 import { reopenDraft } from "@/lib/server/signoff/reopen-draft";
 
 const decisionId = z.string().min(1).max(100);
+
+// A transition changes which forms the page shows, so its outcome is said by the page itself
+// (a fixed notice key in the URL, never reflected text) rather than by the vanished form.
+function done(id: string, notice: "submitted" | "changes-requested" | "reopened"): never {
+  revalidatePath(`/decisions/${id}/review`);
+  redirect(`/decisions/${encodeURIComponent(id)}/review?notice=${notice}`);
+}
 
 export const signAction = defineAction({
   schema: signSchema.extend({ decisionId }),
@@ -27,9 +35,8 @@ export const submitAction = defineAction({
   schema: z.object({ decisionId }),
   permission: "decision.submit",
   run: async ({ decisionId }, { actor, request }) => {
-    const revision = await submitForReview(actor, decisionId, request);
-    revalidatePath(`/decisions/${decisionId}/review`);
-    return { ok: true, message: `Submitted for review: revision ${revision.number} is frozen.` };
+    await submitForReview(actor, decisionId, request);
+    done(decisionId, "submitted");
   },
 });
 
@@ -38,8 +45,7 @@ export const requestChangesAction = defineAction({
   permission: "signature.approve",
   run: async ({ decisionId, reason }, { actor, request }) => {
     await requestChanges(actor, decisionId, reason, request);
-    revalidatePath(`/decisions/${decisionId}/review`);
-    return { ok: true, message: "Changes requested." };
+    done(decisionId, "changes-requested");
   },
 });
 
@@ -48,8 +54,7 @@ export const reopenAction = defineAction({
   permission: "decision.submit",
   run: async ({ decisionId }, { actor, request }) => {
     await reopenDraft(actor, decisionId, request);
-    revalidatePath(`/decisions/${decisionId}/review`);
-    return { ok: true, message: "Back to draft." };
+    done(decisionId, "reopened");
   },
 });
 

@@ -17,8 +17,15 @@ import { commentAction, reopenAction, requestChangesAction, signAction, submitAc
 
 export const metadata: Metadata = { title: "Review and sign-off" };
 
-export default async function ReviewPage({ params }: { params: Promise<{ id: string }> }) {
+const NOTICES: Record<string, string> = {
+  submitted: "Submitted for review: the pack revision is frozen.",
+  "changes-requested": "Changes requested: the decision is back with the analyst.",
+  reopened: "The decision is a draft again.",
+};
+
+export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ notice?: string | string[] }> }) {
   const { id } = await params;
+  const { notice } = await searchParams;
   const actor = await requirePagePermission("decision.read", `/decisions/${id}/review`);
   const state = await getReviewState(actor, id).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
@@ -41,6 +48,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
         <Link href={`/decisions/${id}`}>{decision.title}</Link> · <StatusBadge status={status} />
       </p>
       <h1 id="review-title">Review and sign-off</h1>
+      {typeof notice === "string" && NOTICES[notice] && <p className="message-ok" role="status">{NOTICES[notice]}</p>}
 
       {state.evidenceChanged && (
         <p className="message-error" role="alert">
