@@ -4,9 +4,13 @@ import { useActionState, useMemo, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type StressCandidate, type StressSettings } from "@/lib/charts/stress-charts";
 import { whatIfAt, costOptimumOfPoints } from "@/lib/evidence/what-if";
+import { expandPr, expandRoc, type CompactCurve } from "@/lib/evidence/compact-curves";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
+
+/** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
+export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
 
 export interface StoredStress {
   candidateId: string;
@@ -36,18 +40,22 @@ export interface StressDecision {
  * The decision's stored values are one click away; saving them is an analyst's audited action.
  */
 export function StressStage({
-  candidates,
+  candidates: compact,
   stored,
   decision,
   saveAction,
   decisionId,
 }: {
   decisionId: string;
-  candidates: StressCandidate[];
+  candidates: CompactStressCandidate[];
   stored: StoredStress[];
   decision: StressDecision;
   saveAction: ((state: ActionState, form: FormData) => Promise<ActionState>) | null;
 }) {
+  const candidates: StressCandidate[] = useMemo(
+    () => compact.map((c) => ({ ...c, roc: c.roc && expandRoc(c.roc, c.positives, c.negatives), pr: c.pr && expandPr(c.pr, c.positives) })),
+    [compact],
+  );
   const [threshold, setThreshold] = useState<number | null>(null);
   const [prevalence, setPrevalence] = useState(decision.prevalence);
   const [state, formAction, pending] = useActionState(saveAction ?? (async () => null), null);

@@ -15,8 +15,11 @@ function style(styles: Styles, id: string): SeriesStyle {
   return styles.get(id) ?? { colour: "#999999", dashed: true };
 }
 
+/** Drawing precision: 6 significant digits is far below a pixel; thresholds stay exact. */
+const draw = (v: number) => Number(v.toPrecision(6));
+
 function curvePoints(curve: Curve): XyPoint[] {
-  return curve.x.map((x, i) => ({ x, y: Number.isFinite(curve.y[i]) ? curve.y[i]! : null, threshold: curve.thresholds[i] ?? null }));
+  return curve.x.map((x, i) => ({ x: draw(x), y: Number.isFinite(curve.y[i]) ? draw(curve.y[i]!) : null, threshold: curve.thresholds[i] ?? null }));
 }
 
 function missingNote(candidates: readonly PackCandidate[], series: readonly XySeries[]): string {

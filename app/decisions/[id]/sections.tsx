@@ -2,12 +2,12 @@ import { can } from "@/lib/auth/permissions";
 import { candidateStyles } from "@/lib/charts/palette";
 import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
 import { acrossStages } from "@/lib/evidence/evidence-pack";
-import type { StressCandidate } from "@/lib/charts/stress-charts";
+import { compactPr, compactRoc } from "@/lib/evidence/compact-curves";
 import { getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
 import type { Actor } from "@/lib/server/session";
 import { ScoresStage } from "@/components/evidence/scores-stage";
 import { TaskStage } from "@/components/evidence/task-stage";
-import { StressStage, type StoredStress } from "@/components/evidence/stress-stage";
+import { StressStage, type CompactStressCandidate, type StoredStress } from "@/components/evidence/stress-stage";
 import { OperationalStage } from "@/components/evidence/operational-stage";
 import { AcrossStagesView } from "@/components/evidence/across-stages";
 import { saveWhatIfAction } from "./actions";
@@ -32,9 +32,17 @@ export async function TaskSection({ actor, decisionId }: Props) {
 export async function StressSection({ actor, decisionId }: Props) {
   const [{ decision, candidates }, runs] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId)]);
   const styles = candidateStyles(candidates.map((c) => c.id));
-  const stress: StressCandidate[] = candidates.map((c) => {
+  const stress: CompactStressCandidate[] = candidates.map((c) => {
     const m = runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
-    return { candidate: { id: c.id, name: c.name }, style: styles.get(c.id)!, roc: m?.curves.roc ?? null, pr: m?.curves.pr ?? null, positives: m?.positives ?? 0, negatives: m?.negatives ?? 0, threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold };
+    return {
+      candidate: { id: c.id, name: c.name },
+      style: styles.get(c.id)!,
+      roc: m?.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
+      pr: m?.curves.pr ? compactPr(m.curves.pr, m.positives) : null,
+      positives: m?.positives ?? 0,
+      negatives: m?.negatives ?? 0,
+      threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold,
+    };
   });
   const stored: StoredStress[] = runs.flatMap((r) => {
     const m = r.metrics;
