@@ -64,7 +64,7 @@ export function OperationalStage({ decision, candidates, serving, charts }: { de
                 {P.map((p) => <th key={`t${p}`} scope="col" className="num">TTFT {p}</th>)}
                 {P.map((p) => <th key={`o${p}`} scope="col" className="num">TPOT {p}</th>)}
                 {P.map((p) => <th key={`e${p}`} scope="col" className="num">E2E {p}</th>)}
-                <th scope="col" className="num">req/s</th><th scope="col" className="num">output tok/s</th><th scope="col" className="num">Error rate</th><th scope="col" className="num">Cost per 1,000 requests</th>
+                <th scope="col" className="num">req/s</th><th scope="col" className="num">output tok/s</th><th scope="col" className="num">Goodput (req/s)</th><th scope="col" className="num">Error rate</th><th scope="col" className="num">Cost per 1,000 requests</th>
               </tr>
             </thead>
             <tbody>
@@ -75,6 +75,7 @@ export function OperationalStage({ decision, candidates, serving, charts }: { de
                   {P.map((p) => <td key={`o${p}`} className="num">{formatNumber(r.tpotMs[p], 1)}</td>)}
                   {P.map((p) => <td key={`e${p}`} className="num">{formatNumber(r.e2eMs[p], 0)}</td>)}
                   <td className="num">{formatNumber(r.requestThroughput, 1)}</td><td className="num">{formatNumber(r.outputTokenThroughput, 0)}</td>
+                  <td className="num">{formatNumber(r.goodput, 1)}</td>
                   <td className="num">{formatPercent(r.failed / Math.max(1, r.completed + r.failed))}</td>
                   <td className="num">{formatMoney(costPer1kRequests(c, r), decision.currency, 3)}</td>
                 </tr>

@@ -78,6 +78,8 @@ export interface PackServing {
   concurrency: number | null;
   requestThroughput: number;
   outputTokenThroughput: number | null;
+  /** Requests per second meeting every SLO, where the tool reports it. */
+  goodput?: number | null;
   completed: number;
   failed: number;
   meanInputTokens: number | null;

@@ -100,7 +100,7 @@ const servingOf = cache(async (decisionId: string): Promise<PackServing[]> => {
     where: { decisionId },
     orderBy: [{ candidateId: "asc" }, { concurrency: "asc" }],
     select: {
-      candidateId: true, tool: true, toolVersion: true, concurrency: true, requestThroughput: true, outputTokenThroughput: true, completed: true, failed: true,
+      candidateId: true, tool: true, toolVersion: true, concurrency: true, requestThroughput: true, outputTokenThroughput: true, goodput: true, completed: true, failed: true,
       meanInputTokens: true, meanOutputTokens: true, ttftMs: true, tpotMs: true, e2eMs: true, tpotSource: true,
     },
   });
