@@ -29,6 +29,7 @@ test("two approvers approve the same candidate on the same revision; a later cha
 
   const analyst = await as(browser, "analyst", path);
   await analyst.getByRole("button", { name: "Submit for review" }).click();
+  await expect(analyst.getByRole("status").filter({ hasText: "Submitted for review" })).toBeVisible();
   await expect(analyst.getByText("Current revision 1")).toBeVisible();
 
   const approver1 = await as(browser, "approver1", path);
