@@ -60,3 +60,43 @@ export function signoffCounts(decisionId: string) {
     return { status: r.status, comments: Number(r.comments), signatures: Number(r.signatures), revisions: Number(r.revisions) };
   });
 }
+
+/**
+ * Changes one audit row behind the database's back (trigger disabled, as a superuser could) and
+ * returns a function that puts the original content back. The caller must restore it: the
+ * e2e database is shared by the specs of one run.
+ */
+export function tamperWithAuditRow(decisionId: string, action: string) {
+  return withClient(async (c) => {
+    const { rows } = await c.query<{ id: string; after: unknown }>(`SELECT id::text, "after" FROM "AuditEvent" WHERE "decisionId" = $1 AND action = $2 ORDER BY id LIMIT 1`, [decisionId, action]);
+    const row = rows[0]!;
+    await c.query(`BEGIN; ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
+    await c.query(`UPDATE "AuditEvent" SET "after" = jsonb_set("after", '{status}', '"APPROVED"') WHERE id = $1`, [row.id]);
+    await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"; COMMIT`);
+    const restore = () =>
+      withClient(async (r) => {
+        await r.query(`BEGIN; ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
+        await r.query(`UPDATE "AuditEvent" SET "after" = $2::jsonb WHERE id = $1`, [row.id, JSON.stringify(row.after)]);
+        await r.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"; COMMIT`);
+      });
+    return { id: row.id, restore };
+  });
+}
+
+/** UPDATE and DELETE of an audit row in SQL, as any connected user would try them. */
+export function tryToEditAudit(decisionId: string) {
+  return withClient(async (c) => {
+    const attempt = async (sql: string) => {
+      try {
+        await c.query(sql, [decisionId]);
+        return "accepted";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    return {
+      update: await attempt(`UPDATE "AuditEvent" SET action = 'tampered' WHERE "decisionId" = $1`),
+      delete: await attempt(`DELETE FROM "AuditEvent" WHERE "decisionId" = $1`),
+    };
+  });
+}
