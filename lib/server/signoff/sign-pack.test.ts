@@ -169,6 +169,25 @@ describe("sign-off", () => {
     expect((await verifyAuditChainWith(prisma)).intact).toBe(true);
   });
 
+  it("lets only one of two simultaneous transitions win", async () => {
+    const analyst = await makeSigner(["ANALYST"]);
+    const { decisionId } = await makeSignoffDecision(analyst);
+    const submits = await Promise.allSettled([submitForReview(analyst, decisionId), submitForReview(analyst, decisionId)]);
+    expect(submits.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const a1 = await makeSigner(["APPROVER"]);
+    const a2 = await makeSigner(["APPROVER"]);
+    const sha = (submits.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ sha256: string }>).value.sha256;
+    const race = await Promise.allSettled([
+      requestChanges(a1, decisionId, "Add the slice breakdown."),
+      signPack(a2, decisionId, { meaning: "REJECTION", password: PASSWORD, revisionSha256: sha, reason: "fails the brief" }),
+    ]);
+    expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const prisma = await db();
+    expect(await prisma.auditEvent.count({ where: { decisionId, action: "decision.transition" } })).toBe(2);
+    expect(await prisma.packRevision.count({ where: { decisionId } })).toBe(1);
+    expect(["CHANGES_REQUESTED", "REJECTED"]).toContain(await status(decisionId));
+  });
+
   it("forbids an actor without a role from submitting", async () => {
     const { decisionId } = await inReview();
     const reviewer = await makeActor(["REVIEWER"]);
