@@ -53,7 +53,11 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       {state.evidenceChanged && (
         <p className="message-error" role="alert">
           The evidence changed after revision {latestRevision?.number} was frozen (hash now {state.liveSha256.slice(0, 16)}…): every signature on revision{" "}
-          {latestRevision?.number} is superseded. The next submission or signature freezes a new revision. See what changed below.
+          {latestRevision?.number} is superseded.{" "}
+          {status === "APPROVED" || status === "REJECTED"
+            ? `The ${status === "APPROVED" ? "approval" : "rejection"} was signed on revision ${latestRevision?.number}; it does not cover the changed evidence until the analyst submits it for review again.`
+            : "The next submission or signature freezes a new revision."}{" "}
+          See what changed below.
         </p>
       )}
 
