@@ -40,7 +40,7 @@ test("the threshold and prevalence controls update the stress test at once, exac
   const e2 = expectedAt(run.metrics.curves.roc, 0.3, 0.1);
   await expect(row.locator("td").nth(3)).toContainText(e2.precision.toFixed(3));
   await expect(page.getByRole("figure", { name: /Precision–recall at π = 10\.0%/ })).toBeVisible();
-  await page.screenshot({ path: "test-results/evidence-what-if.png", fullPage: false });
+  await page.locator('section[data-stage-section="class-balance"]').screenshot({ path: "test-results/evidence-what-if.png" });
 
   // A reviewer may explore but not save.
   await expect(page.getByRole("button", { name: /Save t =/ })).toHaveCount(0);
