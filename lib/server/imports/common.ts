@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
-import type { Database } from "@/lib/db/connect";
+import { rawQuery, type Database } from "@/lib/db/connect";
 import { MAX_REPORTED_ERRORS } from "@/lib/ingest/formats/issues";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { AppError, forbiddenError, notFoundError } from "../errors";
@@ -74,7 +74,9 @@ export const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${r
 /** The decision, when the actor may import evidence into it now. */
 export async function requireImportableDecision(database: Database, actor: Actor, decisionId: string) {
   if (!can(actor, "evidence.import")) throw forbiddenError();
-  const decision = await database.prisma.decision.findUnique({ where: { id: decisionId }, select: { id: true, status: true, positiveClass: true } });
+  // Raw SQL, not Prisma: the bulk path needs no ORM, so a CLI or worker process never loads
+  // Prisma's query compiler just to stream a file.
+  const [decision] = await rawQuery<{ id: string; status: string; positiveClass: string }>(database, `SELECT id, status, "positiveClass" FROM "Decision" WHERE id = $1`, [decisionId]);
   if (!decision) throw notFoundError("The decision");
   if (decision.status === "IN_REVIEW" || decision.status === "APPROVED" || decision.status === "REJECTED") {
     throw new AppError("CONFLICT", `The decision is ${decision.status.toLowerCase().replace("_", " ")}; its evidence is frozen.`);
@@ -95,6 +97,10 @@ export function summaryFrom(row: { id: string; kind: ImportKind; format: string;
     warnings,
   };
 }
+
+/** The summary columns of "Import" as `i` (raw SQL). */
+export const IMPORT_COLUMNS = `i.id, i.kind, i.format, i."producerVersion", i.sha256, i."sizeBytes", i."rowCount"`;
+export type ImportRow = { id: string; kind: ImportKind; format: string; producerVersion: string | null; sha256: string; sizeBytes: bigint | number | string; rowCount: number };
 
 export const IMPORT_SUMMARY_SELECT = { id: true, kind: true, format: true, producerVersion: true, sha256: true, sizeBytes: true, rowCount: true } as const;
 

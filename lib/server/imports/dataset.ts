@@ -1,4 +1,5 @@
 import "server-only";
+import { rawQuery } from "@/lib/db/connect";
 import { z } from "zod";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { detectTabularFormat, type TabularFormat } from "@/lib/ingest/records";
@@ -7,7 +8,7 @@ import { database as getDatabase } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, spool, type UploadFile } from "./files";
-import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -75,13 +76,15 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
-      const row = await database.prisma.import.findFirst({
-        where: { decisionId, kind: "DATASET", sha256: spooled.sha256, status: "SUCCEEDED", datasetVersion: { dataset: { name: parsedOptions.datasetName } } },
-        select: { ...IMPORT_SUMMARY_SELECT, datasetVersion: { select: { id: true, version: true, itemCount: true, positiveCount: true, datasetId: true } } },
-      });
-      if (!row?.datasetVersion) return null;
-      const v = row.datasetVersion;
-      return { ...summaryFrom(row, true), datasetId: v.datasetId, datasetVersionId: v.id, version: v.version, itemCount: v.itemCount, positiveCount: v.positiveCount };
+      const [row] = await rawQuery<ImportRow & { versionId: number; version: number; itemCount: number; positiveCount: number; datasetId: string }>(
+        database,
+        `SELECT ${IMPORT_COLUMNS}, v.id AS "versionId", v.version, v."itemCount", v."positiveCount", v."datasetId"
+           FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
+          WHERE i."decisionId" = $1 AND i.kind = 'DATASET' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND d.name = $3`,
+        [decisionId, spooled.sha256, parsedOptions.datasetName],
+      );
+      if (!row) return null;
+      return { ...summaryFrom(row, true), datasetId: row.datasetId, datasetVersionId: row.versionId, version: row.version, itemCount: row.itemCount, positiveCount: row.positiveCount };
     };
     const before = await findExisting();
     if (before) return before;

@@ -1,11 +1,12 @@
 import "server-only";
+import { rawQuery } from "@/lib/db/connect";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptions, type PredictionRow } from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, spool, type UploadFile } from "./files";
-import { IMPORT_SUMMARY_SELECT, ImportRejected, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -64,23 +65,29 @@ export async function importPredictions(
 ): Promise<PredictionsImportResult> {
   const database = await getDatabase();
   const decision = await requireImportableDecision(database, actor, decisionId);
-  const prisma = database.prisma;
-  const candidate = await prisma.candidate.findFirst({ where: { id: candidateId, decisionId }, select: { id: true, name: true } });
+  const [candidate] = await rawQuery<{ id: string; name: string }>(database, `SELECT id, name FROM "Candidate" WHERE id = $1 AND "decisionId" = $2`, [candidateId, decisionId]);
   if (!candidate) throw notFoundError("The candidate");
   if (!Number.isSafeInteger(datasetVersionId)) throw notFoundError("The dataset version");
-  const version = await prisma.datasetVersion.findFirst({ where: { id: datasetVersionId, dataset: { decisionId } }, select: { id: true, itemCount: true, version: true, dataset: { select: { name: true } } } });
+  const [version] = await rawQuery<{ id: number; itemCount: number; version: number; datasetName: string }>(
+    database,
+    `SELECT v.id, v."itemCount", v.version, d.name AS "datasetName" FROM "DatasetVersion" v JOIN "Dataset" d ON d.id = v."datasetId" WHERE v.id = $1 AND d."decisionId" = $2`,
+    [datasetVersionId, decisionId],
+  );
   if (!version) throw notFoundError("The dataset version");
   const limits = { ...defaultLimits("bulk"), ...options.limits };
   const spooled = await spool(file, limits, options.uploadId);
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
-      const row = await prisma.import.findFirst({
-        where: { decisionId, kind: "PREDICTIONS", sha256: spooled.sha256, status: "SUCCEEDED", evalRun: { candidateId, datasetVersionId } },
-        select: { ...IMPORT_SUMMARY_SELECT, evalRun: { select: { id: true, status: true, itemCount: true, missingCount: true } } },
-      });
-      if (!row?.evalRun) return null;
-      return { ...summaryFrom(row, true), runId: row.evalRun.id, status: row.evalRun.status, itemCount: row.evalRun.itemCount, missingCount: row.evalRun.missingCount };
+      const [row] = await rawQuery<ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }>(
+        database,
+        `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
+           FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
+          WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
+        [decisionId, spooled.sha256, candidateId, datasetVersionId],
+      );
+      if (!row) return null;
+      return { ...summaryFrom(row, true), runId: row.runId, status: row.status, itemCount: row.itemCount, missingCount: row.missingCount };
     };
     const before = await findExisting();
     if (before) return before;
@@ -117,7 +124,7 @@ export async function importPredictions(
         const tJoin = performance.now();
 
         // Join check against the dataset version: one hash anti-join, in memory for a few million ids.
-        await tx.query(`SET LOCAL work_mem = '128MB'`);
+        await tx.query(`SET LOCAL work_mem = '256MB'`);
         const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
           `SELECT count(*) AS unknown FROM "Prediction" p
             WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
@@ -131,7 +138,7 @@ export async function importPredictions(
             [runId, datasetVersionId],
           );
           throw new ImportRejected(
-            ids.map((r) => ({ record: `id ${r.itemId}`, field: "id", value: r.itemId, reason: `unknown id: not in dataset "${version.dataset.name}" v${version.version}` })),
+            ids.map((r) => ({ record: `id ${r.itemId}`, field: "id", value: r.itemId, reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}` })),
             Number(unknown),
             format,
           );
