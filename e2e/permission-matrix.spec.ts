@@ -304,3 +304,22 @@ test("the admin's user actions are refused to every other role and signed out", 
     }
   }
 });
+
+async function expectReplaysRefused(c: Captured, refused: Who[]) {
+  for (const who of refused) {
+    const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+    const text = await res.text();
+    if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
+    else expect(text, `${who} replaying ${c.headers["next-action"]}`).toMatch(/do not have permission/);
+    expect(text).not.toMatch(/"ok":true/);
+  }
+}
+
+test("the analyst's task-parameter action is refused to every other role and signed out", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const id = `e2e-matrix-edit-${Date.now()}`;
+  await cloneDemoDecision(id, "E2E permission matrix edit decision");
+  const url = `/decisions/${id}/edit`;
+  const params = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Save the task parameters" }).click(), (p) => expect(p.getByText(/^Saved/).first()).toBeVisible());
+  await expectReplaysRefused(params, ["reviewer", "approver1", "admin", "signed-out"]);
+});
