@@ -1,13 +1,29 @@
+"use client";
+
+import { useState } from "react";
 import { axisTitle, tableRows, type XyChartModel } from "@/lib/charts/xy";
 
 const cell = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits));
 
-/** The "show as table" alternative of a chart: the marked points first, then the series' points. */
+/**
+ * The "show as table" alternative of a chart: the marked points first, then the series' points.
+ * The table is rendered when opened (it is as large as the chart's data, which the page already
+ * holds), so a closed table costs the page nothing; printing opens nothing either way.
+ */
 export function ChartTable({ model }: { model: XyChartModel }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="chart-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Show as table</summary>
+      {open && <ChartTableBody model={model} />}
+    </details>
+  );
+}
+
+function ChartTableBody({ model }: { model: XyChartModel }) {
   const hasThresholds = model.series.some((s) => s.points.some((p) => p.threshold !== undefined));
   return (
-    <details className="chart-table">
-      <summary>Show as table</summary>
+    <>
       <table>
         <caption>{model.title}</caption>
         <thead>
@@ -46,6 +62,6 @@ export function ChartTable({ model }: { model: XyChartModel }) {
       </table>
       {model.series.some((s) => s.points.length > 25) && <p className="muted">Curves are shown at up to 25 evenly spaced stored points each.</p>}
       {model.references.length > 0 && <p className="muted">Reference lines: {model.references.map((r) => r.label).join("; ")}.</p>}
-    </details>
+    </>
   );
 }
