@@ -49,6 +49,19 @@ test("the threshold and prevalence controls update the stress test at once, exac
   await expect(page.getByTestId("what-if-status")).toContainText("stored values");
 });
 
+test("the controls work from the keyboard", async ({ page }) => {
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  const slider = page.getByLabel("Operating threshold slider");
+  await slider.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("what-if-status")).toContainText("What if: t = 0.505");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Operating threshold", { exact: true })).toBeFocused();
+  await page.getByRole("button", { name: /Back to the stored values/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("what-if-status")).toContainText("stored values");
+});
+
 test("the analyst saves a threshold (audited, metrics recomputed), then restores it", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, "analyst", "/decisions/demo-moderation");

@@ -54,6 +54,11 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
   await expect(page.getByTestId("total-cost")).toContainText("Sentry-Guard-13B");
   await expect(page.getByTestId("significance")).toBeVisible();
   await page.screenshot({ path: "test-results/evidence-pack.png", fullPage: true });
+  // Print: the controls and navigation are hidden, every stage is still there.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.locator(".what-if")).toBeHidden();
+  await expect(page.locator("section[data-stage-section]")).toHaveCount(5);
+  await page.screenshot({ path: "test-results/evidence-pack-print.png", fullPage: true });
 });
 
 test("every chart has an accessible name, a legend, axis units and a table alternative", async ({ page }) => {
