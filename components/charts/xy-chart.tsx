@@ -40,7 +40,8 @@ export function XyChart({ model, width = 560, height = 340 }: { model: XyChartMo
             label={{ value: axisTitle(model.y), angle: -90, position: "insideLeft", offset: -6, style: { textAnchor: "middle" }, fill: "#333" }}
           />
           <Tooltip formatter={(v) => (typeof v === "number" ? yFormat(v) : String(v))} labelFormatter={(v) => `${model.x.label}: ${typeof v === "number" ? xFormat(v) : v}`} />
-          <Legend verticalAlign="top" height={28} />
+          {/* Legend in the decision's candidate order (recharts sorts by name by default). */}
+          <Legend verticalAlign="top" height={28} itemSorter={(item) => model.series.findIndex((x) => x.name === item.value)} />
           {model.diagonal && <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 1, y: 1 }]} stroke={REFERENCE_COLOUR} strokeDasharray="4 4" ifOverflow="hidden" />}
           {model.references.map((r) => (
             <ReferenceLine
