@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
@@ -70,13 +71,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         token.uid = user.id;
         token.roles = (user as { roles?: RoleName[] }).roles ?? [];
         token.signedInAt = Date.now();
+        token.sid = randomUUID();
       }
       return token;
     },
     session({ session, token }) {
       if (typeof token.uid === "string") session.user.id = token.uid;
       (session.user as { roles?: unknown }).roles = token.roles ?? [];
-      (session as { signedInAt?: unknown }).signedInAt = token.signedInAt;
+      Object.assign(session, { signedInAt: token.signedInAt, sid: token.sid });
       return session;
     },
   },
@@ -89,8 +91,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       const user = await prisma.user.findUnique({ where: { id: uid }, select: { id: true, roles: true } });
       if (!user) return;
       await prisma.$transaction(async (tx) => {
-        // Void every session of this sign-in and before it (see User.sessionsValidAfter).
-        await tx.user.update({ where: { id: user.id }, data: { sessionsValidAfter: new Date() } });
+        // Void this session server-side: a request in flight at sign-out may still carry its
+        // cookie back to the browser, and a JWT cannot be recalled. Other sessions of the user stay.
+        if (typeof token?.sid === "string") {
+          const expiresAt = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + authConfig.session.maxAge * 1000);
+          await tx.revokedSession.upsert({ where: { sid: token.sid }, create: { sid: token.sid, userId: user.id, expiresAt }, update: {} });
+          await tx.revokedSession.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+        }
         await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_out", entityType: "User", entityId: user.id, request: await requestInfo() });
       });
     },

@@ -21,11 +21,14 @@ export const currentActor = cache(async (): Promise<Actor | null> => {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  const signedInAt = (session as { signedInAt?: unknown }).signedInAt;
-  return actorById(id, typeof signedInAt === "number" ? signedInAt : 0);
+  const { signedInAt, sid } = session as { signedInAt?: unknown; sid?: unknown };
+  if (typeof sid !== "string" || typeof signedInAt !== "number") return null; // a token from before sessions had ids
+  const prisma = await db();
+  if (await prisma.revokedSession.findUnique({ where: { sid }, select: { sid: true } })) return null;
+  return actorById(id, signedInAt);
 });
 
-/** The active user with this id; with `signedInAt`, only if that sign-in has not been voided since. */
+/** The active user with this id; with `signedInAt`, only if the user's sessions were not all voided since. */
 export async function actorById(id: string, signedInAt?: number): Promise<Actor | null> {
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true } });
