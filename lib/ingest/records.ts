@@ -1,4 +1,6 @@
 import { createReadStream } from "node:fs";
+import { once } from "node:events";
+import { parse } from "csv-parse";
 import { open, readFile } from "node:fs/promises";
 import type { ParseIssue } from "./formats/types";
 
@@ -81,161 +83,61 @@ async function firstInvalidUtf8Line(file: string): Promise<number> {
 /** Header names are matched case-insensitively, trimmed. */
 export const normaliseHeader = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase();
 
+/** Records per yielded batch: millions of rows must not cost millions of generator hops downstream. */
+const CSV_BATCH = 2048;
+
 /**
- * CSV (RFC 4180) records as objects keyed by the normalised header, in batches (one per chunk of
- * input, so millions of rows do not cost millions of promise hops). The header event comes first.
- * A byte-order mark, CRLF or LF line ends, empty lines, and quoted fields holding commas, quotes
- * ("") and line breaks are read as such; a quote left open is a file error at the record's line.
- * Lines without a quote take a fast path (split on commas).
+ * CSV records (parsed by csv-parse) as objects keyed by the normalised header, in batches; the
+ * header event comes first. A byte-order mark, CRLF or LF line ends, empty lines, and quoted
+ * fields holding commas, quotes ("") and line breaks are read as such; a quote left open is a
+ * file error at the line where its record starts.
+ * Line numbers are counted here, not taken from csv-parse's `info.lines`, which counts a CRLF
+ * inside a quoted field as two lines: a record starts one line after the previous one ends, and
+ * spans one line plus the line breaks inside its (quoted) fields.
  */
 export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[]> {
-  let buf = "";
-  let pos = 0;
-  let line = 1;
+  // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ["\r\n", "\n"] });
+  let readError: unknown = null;
+  const feeding = (async () => {
+    try {
+      for await (const chunk of utf8Chunks(file)) if (!parser.write(chunk)) await once(parser, "drain");
+      parser.end();
+    } catch (error) {
+      readError = error;
+      parser.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  })();
   let header: string[] | null = null;
-  let first = true;
+  let line = 1;
   let batch: RecordEvent[] = [];
-  const emit = (fields: string[], at: number) => {
-    if (!header) {
-      header = fields.map(normaliseHeader);
-      batch.push({ kind: "header", line: at, columns: header });
-      return;
-    }
-    if (fields.length !== header.length) {
-      batch.push({ kind: "row-error", issue: { line: at, field: "(row)", value: `${fields.length} fields`, reason: `has ${fields.length} fields, the header has ${header.length}` } });
-      return;
-    }
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < fields.length; i++) values[header[i]!] = fields[i];
-    batch.push({ kind: "record", line: at, values });
-  };
-  /** Parses complete records from buf[pos…]; at EOF the last line needs no line end. */
-  const drain = (eof: boolean): ParseIssue | null => {
-    let quoteAt = buf.indexOf('"', pos);
-    if (quoteAt < 0) quoteAt = buf.length;
-    for (;;) {
-      if (pos >= buf.length) return null;
-      let nl = buf.indexOf("\n", pos);
-      if (nl < 0) {
-        if (!eof) return null;
-        nl = buf.length;
-      }
-      if (quoteAt < pos) {
-        quoteAt = buf.indexOf('"', pos);
-        if (quoteAt < 0) quoteAt = buf.length;
-      }
-      if (quoteAt >= nl) {
-        let end = nl;
-        if (end > pos && buf.charCodeAt(end - 1) === 13) end--;
-        const text = buf.slice(pos, end);
-        const at = line;
-        pos = nl + 1;
-        line++;
-        if (text !== "") emit(text.split(","), at);
-        continue;
-      }
-      const r = parseQuotedRecord(buf, pos, eof);
-      if (r === null) return null; // the record continues in the next chunk
-      if ("reason" in r) return { line, field: "(file)", reason: `not valid CSV: ${r.reason} (in the record that starts on this line)` };
-      emit(r.fields, line);
-      line += r.newlines + 1;
-      pos = r.next;
-    }
-  };
   try {
-    for await (const chunk of utf8Chunks(file)) {
-      buf = pos < buf.length ? buf.slice(pos) + chunk : chunk;
-      pos = 0;
-      if (first) {
-        first = false;
-        if (buf.charCodeAt(0) === 0xfeff) pos = 1;
+    for await (const fields of parser as AsyncIterable<string[]>) {
+      const at = line;
+      let breaks = 0;
+      for (const f of fields) for (let k = f.indexOf("\n"); k >= 0; k = f.indexOf("\n", k + 1)) breaks++;
+      line = at + 1 + breaks;
+      if (fields.length === 1 && fields[0] === "") continue; // an empty line
+      if (!header) {
+        header = fields.map(normaliseHeader);
+        batch.push({ kind: "header", line: at, columns: header });
+      } else if (fields.length !== header.length) {
+        batch.push({ kind: "row-error", issue: { line: at, field: "(row)", value: `${fields.length} fields`, reason: `has ${fields.length} fields, the header has ${header.length}` } });
+      } else {
+        const values: Record<string, unknown> = {};
+        for (let i = 0; i < fields.length; i++) values[header[i]!] = fields[i];
+        batch.push({ kind: "record", line: at, values });
       }
-      const issue = drain(false);
-      if (issue) {
-        batch.push({ kind: "file-error", issue });
-        yield batch;
-        return;
-      }
-      if (batch.length) {
+      if (batch.length >= CSV_BATCH) {
         yield batch;
         batch = [];
       }
     }
-    const issue = drain(true);
-    if (issue) batch.push({ kind: "file-error", issue });
-    if (batch.length) yield batch;
   } catch (error) {
-    batch.push({ kind: "file-error", issue: fileIssue(error, line) });
-    yield batch;
+    batch.push({ kind: "file-error", issue: fileIssue(readError ?? error, line) });
   }
-}
-
-/**
- * One record from `start` that has a quote somewhere: fields, the index after its line end and
- * the line breaks inside it; null when the buffer ends first (more input needed).
- */
-function parseQuotedRecord(buf: string, start: number, eof: boolean): { fields: string[]; next: number; newlines: number } | { reason: string; newlines: number } | null {
-  const fields: string[] = [];
-  let i = start;
-  let newlines = 0;
-  for (;;) {
-    if (buf.charCodeAt(i) === 34) {
-      // quoted field
-      let value = "";
-      let from = i + 1;
-      for (;;) {
-        const q = buf.indexOf('"', from);
-        if (q < 0) {
-          if (eof) return { reason: "a quoted field is not closed", newlines: newlines + count(buf, from, buf.length) };
-          return null;
-        }
-        if (q + 1 >= buf.length && !eof) return null;
-        newlines += count(buf, from, q);
-        if (buf.charCodeAt(q + 1) === 34) {
-          value += buf.slice(from, q + 1);
-          from = q + 2;
-          continue;
-        }
-        value += buf.slice(from, q);
-        i = q + 1;
-        break;
-      }
-      fields.push(value);
-    } else {
-      // unquoted field up to the next comma or line end (a quote inside is kept as text)
-      let j = i;
-      while (j < buf.length) {
-        const c = buf.charCodeAt(j);
-        if (c === 44 || c === 10) break;
-        j++;
-      }
-      if (j >= buf.length && !eof) return null;
-      let end = j;
-      if (buf.charCodeAt(j) === 10 && end > i && buf.charCodeAt(end - 1) === 13) end--;
-      fields.push(buf.slice(i, end));
-      i = end;
-      if (buf.charCodeAt(i) === 13) i++;
-    }
-    const c = buf.charCodeAt(i);
-    if (c === 44) {
-      i++;
-      continue;
-    }
-    if (i >= buf.length) {
-      if (!eof) return null;
-      return { fields, next: i, newlines };
-    }
-    if (c === 13 && buf.charCodeAt(i + 1) === 10) return { fields, next: i + 2, newlines };
-    if (c === 13 && i + 1 >= buf.length && !eof) return null;
-    if (c === 10) return { fields, next: i + 1, newlines };
-    return { reason: `unexpected character after a closing quote`, newlines };
-  }
-}
-
-function count(buf: string, from: number, to: number): number {
-  let n = 0;
-  for (let k = buf.indexOf("\n", from); k >= 0 && k < to; k = buf.indexOf("\n", k + 1)) n++;
-  return n;
+  await feeding;
+  if (batch.length) yield batch;
 }
 
 /** Record events one at a time (small files, tests). */
@@ -299,8 +201,8 @@ export async function* readJsonlRecords(file: string): AsyncGenerator<RecordEven
 function fileIssue(error: unknown, fallbackLine: number): ParseIssue {
   if (error instanceof InvalidUtf8Error) return { line: error.line, field: "(file)", reason: "not valid UTF-8" };
   const e = error as { message?: string; lines?: number; code?: string };
-  const line = typeof e.lines === "number" ? e.lines : fallbackLine;
-  return { line, field: "(file)", reason: `not valid CSV: ${e.message ?? String(error)}` };
+  // csv-parse's own line count is off after CRLFs inside quotes; the caller's count is exact.
+  return { line: fallbackLine, field: "(file)", reason: `not valid CSV: ${e.message ?? String(error)}` };
 }
 
 export function show(value: unknown): string {
