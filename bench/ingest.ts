@@ -107,7 +107,7 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 96);
 
 function child(args: string[], env: NodeJS.ProcessEnv, heapCap = true) {
-  const text = execFileSync(process.execPath, [...(heapCap ? [`--max-old-space-size=${HEAP_MB}`] : []), "--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(root, "bench/ingest-child.ts"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 });
+  const text = execFileSync(process.execPath, [...(heapCap ? [`--max-old-space-size=${HEAP_MB}`] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), "--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(root, "bench/ingest-child.ts"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 });
   return JSON.parse(text.trim().split("\n").pop()!) as { seconds: number; rows: number; baselineRss?: number; maxRss: number; datasetSeconds?: number; datasetRows?: number };
 }
 

@@ -9,13 +9,17 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
  * of magnitude slower). Input is CSV text or a stream of CSV chunks; each column list names
  * the table's columns in the CSV's order. The caller owns the transaction.
  */
+const COPY_BUFFER_BYTES = 8 << 20;
+
 export async function copyCsvPg(
   client: PoolClient,
   table: string,
   columns: readonly string[],
   csv: string | AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
 ): Promise<void> {
-  const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
+  // A deep write buffer lets parsing and validation run ahead while PostgreSQL works through
+  // the previous chunks (the two then overlap instead of taking turns).
+  const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN"), { highWaterMark: COPY_BUFFER_BYTES }));
   const source = typeof csv === "string" ? Readable.from([csv]) : Readable.from(csv);
   await pipeline(source, stream);
 }
