@@ -48,39 +48,3 @@ export function csvField(value: string | number | boolean | null | undefined): s
 }
 
 export const csvRow = (values: ReadonlyArray<string | number | boolean | null | undefined>) => values.map(csvField).join(",") + "\n";
-
-export type CopyFn = (table: string, columns: readonly string[], csv: string) => Promise<void>;
-export type RawQueryFn = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-/**
- * Runs raw SQL and COPYs in one transaction on either driver: all rows land or none do.
- * (Prisma's interactive transactions cannot carry a COPY, so bulk evidence goes through here.)
- */
-export async function withRawTransaction<T>(
-  database: { mode: "server"; pool: import("pg").Pool } | { mode: "embedded"; pglite: PGlite },
-  fn: (copy: CopyFn, query: RawQueryFn) => Promise<T>,
-): Promise<T> {
-  if (database.mode === "embedded") {
-    return database.pglite.transaction(async (tx) =>
-      fn(
-        (table, columns, csv) => copyCsvPglite(tx, table, columns, csv),
-        async <R,>(sql: string, params?: unknown[]) => (await tx.query<R>(sql, params)).rows,
-      ),
-    );
-  }
-  const client = await database.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await fn(
-      (table, columns, csv) => copyCsvPg(client, table, columns, csv),
-      async <R,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
-    );
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}

@@ -8,7 +8,7 @@ import type { Tx } from "./db";
 export const GENESIS_HASH = "0".repeat(64);
 // Serialises audit writers so the chain never forks: each event reads the previous hash under
 // this transaction-scoped lock, released at commit.
-const AUDIT_CHAIN_LOCK = 7_348_002;
+export const AUDIT_CHAIN_LOCK = 7_348_002;
 
 export interface AuditActor {
   id: string | null;
@@ -66,14 +66,8 @@ export function chainHash(prevHash: string, payload: string): string {
   return createHash("sha256").update(prevHash).update(payload).digest("hex");
 }
 
-/**
- * Appends an audit event inside the caller's transaction — the transaction is a required
- * argument so the event commits or rolls back with the change it records.
- */
-export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
-  const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
-  const prevHash = last?.hash ?? GENESIS_HASH;
+/** The stored fields of an event and its link in the chain (shared by every audit writer). */
+export function chainedAuditEvent(prevHash: string, input: AuditInput) {
   const event = {
     actorId: input.actor.id,
     actorRoles: [...input.actor.roles],
@@ -82,13 +76,23 @@ export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
     entityId: input.entityId,
     decisionId: input.decisionId ?? null,
     // JSON round trip: what is stored (jsonb) is exactly what was hashed.
-    before: input.before === undefined ? null : JSON.parse(canonicalJson(input.before)),
-    after: input.after === undefined ? null : JSON.parse(canonicalJson(input.after)),
+    before: input.before === undefined ? null : (JSON.parse(canonicalJson(input.before)) as unknown),
+    after: input.after === undefined ? null : (JSON.parse(canonicalJson(input.after)) as unknown),
     ip: input.request?.ip ?? null,
     userAgent: input.request?.userAgent ?? null,
     createdAt: new Date(),
   };
-  const hash = chainHash(prevHash, auditHashPayload(event));
+  return { event, prevHash, hash: chainHash(prevHash, auditHashPayload(event)) };
+}
+
+/**
+ * Appends an audit event inside the caller's transaction — the transaction is a required
+ * argument so the event commits or rolls back with the change it records.
+ */
+export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
+  const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
+  const { event, prevHash, hash } = chainedAuditEvent(last?.hash ?? GENESIS_HASH, input);
   await tx.auditEvent.create({
     data: {
       ...event,

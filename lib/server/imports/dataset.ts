@@ -10,7 +10,7 @@ import type { Actor } from "../session";
 import { defaultLimits, spool, type UploadFile } from "./files";
 import { IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
-import { lockImportKey, recordAuditRaw, withRawTx } from "./raw-tx";
+import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
 
 export interface DatasetImportOptions extends ImportOptionsBase, DatasetColumnOptions {

@@ -2,7 +2,7 @@ import "server-only";
 import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { csvRow } from "@/lib/db/bulk-copy";
-import type { RawTx } from "./raw-tx";
+import type { RawTx } from "../raw-tx";
 import { ChunkBuffer, Issues } from "./common";
 import { tooLarge } from "./files";
 

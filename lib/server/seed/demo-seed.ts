@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { csvRow, withRawTransaction } from "@/lib/db/bulk-copy";
+import { csvRow } from "@/lib/db/bulk-copy";
+import { withRawTx } from "../raw-tx";
 import type { Database } from "@/lib/db/connect";
 import {
   DEMO_DECISION_ID,
@@ -133,7 +134,11 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   );
 
   log("Loading items and predictions…");
-  await withRawTransaction(database, async (copy) => {
+  const once = async function* (text: string) {
+    yield text;
+  };
+  await withRawTx(database, async (tx) => {
+    const copy = (table: string, columns: string[], csv: string) => tx.copy(table, columns, once(csv));
     await copy("DatasetItem", ["datasetVersionId", "itemId", "label", "slice", "text"], items.map((i) => csvRow([versionId, i.itemId, i.label, i.slice, i.text])).join(""));
     for (const { runId, predictions } of runs) {
       const rows = predictions.map((p) => csvRow([runId, p.itemId, p.score, p.predicted, p.parseFailure, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]));

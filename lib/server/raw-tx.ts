@@ -1,8 +1,7 @@
 import "server-only";
 import { copyCsvPg, copyCsvPglite } from "@/lib/db/bulk-copy";
 import type { Database } from "@/lib/db/connect";
-import { canonicalJson } from "@/lib/canonical-json";
-import { auditHashPayload, chainHash, GENESIS_HASH, type AuditInput } from "../audit";
+import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, type AuditInput } from "./audit";
 
 /**
  * One raw SQL transaction on either driver that can stream a COPY: bulk evidence (dataset items,
@@ -57,28 +56,11 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
   }
 }
 
-// Same lock and hash chain as lib/server/audit.ts recordAudit, for writers outside Prisma.
-const AUDIT_CHAIN_LOCK = 7_348_002;
-
-/** Appends an audit event inside a raw transaction (the Prisma path is recordAudit). */
+/** Appends an audit event inside a raw transaction (the Prisma path is recordAudit): same lock, same chain. */
 export async function recordAuditRaw(tx: RawTx, input: AuditInput): Promise<void> {
   await tx.query(`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
   const [last] = await tx.query<{ hash: string }>(`SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1`);
-  const event = {
-    actorId: input.actor.id,
-    actorRoles: [...input.actor.roles],
-    action: input.action,
-    entityType: input.entityType,
-    entityId: input.entityId,
-    decisionId: input.decisionId ?? null,
-    before: input.before === undefined ? null : JSON.parse(canonicalJson(input.before)),
-    after: input.after === undefined ? null : JSON.parse(canonicalJson(input.after)),
-    ip: input.request?.ip ?? null,
-    userAgent: input.request?.userAgent ?? null,
-    createdAt: new Date(),
-  };
-  const prevHash = last?.hash ?? GENESIS_HASH;
-  const hash = chainHash(prevHash, auditHashPayload(event));
+  const { event, prevHash, hash } = chainedAuditEvent(last?.hash ?? GENESIS_HASH, input);
   await tx.query(
     `INSERT INTO "AuditEvent" ("actorId","actorRoles","action","entityType","entityId","decisionId","before","after","ip","userAgent","createdAt","prevHash","hash")
      VALUES ($1, $2::"Role"[], $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, ($11::timestamptz AT TIME ZONE 'UTC'), $12, $13)`,
