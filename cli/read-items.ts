@@ -1,8 +1,8 @@
-import { createReadStream } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse } from "csv-parse";
+import { InvalidUtf8Error, utf8Chunks } from "../lib/ingest/records.ts";
 
 /** One problem in an input file, located by its 1-based line number. */
 export interface RowError {
@@ -93,41 +93,6 @@ export async function detectFormat(file: string): Promise<Format> {
   }
 }
 
-class InvalidUtf8Error extends Error {
-  constructor(readonly line: number) {
-    super("invalid UTF-8");
-  }
-}
-
-/** A stream of the file's text that fails on invalid UTF-8 (SPEC §6), naming the first bad line. */
-async function* utf8Chunks(file: string): AsyncGenerator<string> {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  try {
-    for await (const chunk of createReadStream(file)) yield decoder.decode(chunk as Buffer, { stream: true });
-    yield decoder.decode();
-  } catch (error) {
-    if (error instanceof TypeError) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file));
-    throw error;
-  }
-}
-
-/** Error path only: the 1-based line holding the first byte sequence that is not UTF-8. */
-async function firstInvalidUtf8Line(file: string): Promise<number> {
-  const bytes = await readFile(file);
-  const strict = new TextDecoder("utf-8", { fatal: true });
-  let start = 0;
-  for (let line = 1; start <= bytes.length; line++) {
-    const end = bytes.indexOf(0x0a, start);
-    const stop = end === -1 ? bytes.length : end;
-    try {
-      strict.decode(bytes.subarray(start, stop));
-    } catch {
-      return line;
-    }
-    start = stop + 1;
-  }
-  return 1; // a sequence split across a line end
-}
 
 function fileError(error: unknown, fallbackLine: number): RowError {
   if (error instanceof InvalidUtf8Error) return { line: error.line, field: "file", message: "invalid UTF-8" };

@@ -44,13 +44,14 @@ export async function detectTabularFormat(file: string, fileName: string, explic
   }
 }
 
-class InvalidUtf8Error extends Error {
+export class InvalidUtf8Error extends Error {
   constructor(readonly line: number) {
     super("not valid UTF-8");
   }
 }
 
-async function* utf8Chunks(file: string): AsyncGenerator<string> {
+/** A file's text, chunk by chunk; invalid UTF-8 (SPEC §6) throws InvalidUtf8Error naming its line. */
+export async function* utf8Chunks(file: string): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield decoder.decode(chunk as Buffer, { stream: true });

@@ -6,7 +6,8 @@ import { recordAudit, type RequestInfo } from "./audit";
 import { AppError, forbiddenError, notFoundError } from "./errors";
 import type { Actor } from "./session";
 
-const DECISION_PARAMETERS = {
+/** The task parameters of a decision (SPEC §2), as a Prisma select. */
+export const TASK_PARAMETERS = {
   id: true,
   title: true,
   description: true,
@@ -24,9 +25,9 @@ const DECISION_PARAMETERS = {
   sloThroughputConcurrency: true,
   sloMaxCostPer1kRequests: true,
   quorum: true,
-  status: true,
-  updatedAt: true,
 } as const;
+
+const DECISION_PARAMETERS = { ...TASK_PARAMETERS, status: true, updatedAt: true } as const;
 
 export async function listDecisions(actor: Actor) {
   if (!can(actor, "decision.read")) throw forbiddenError();

@@ -4,6 +4,7 @@ import { canonicalJson } from "@/lib/canonical-json";
 import { candidateGates, type Gate } from "@/lib/evidence/gates";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import type { Pct } from "@/lib/evidence/serving";
+import { TASK_PARAMETERS } from "../decisions";
 import { notFoundError } from "../errors";
 import type { Tx } from "../db";
 
@@ -20,23 +21,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
   const d = await tx.decision.findUnique({
     where: { id: decisionId },
     select: {
-      id: true,
-      title: true,
-      description: true,
-      positiveClass: true,
-      prevalence: true,
-      costFn: true,
-      costFp: true,
-      currency: true,
-      recallFloor: true,
-      precisionFloor: true,
-      operatingThreshold: true,
-      sloP95E2eMs: true,
-      sloP95TtftMs: true,
-      sloMinThroughputRps: true,
-      sloThroughputConcurrency: true,
-      sloMaxCostPer1kRequests: true,
-      quorum: true,
+      ...TASK_PARAMETERS,
       candidates: {
         orderBy: { id: "asc" },
         select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true, aliases: true },
