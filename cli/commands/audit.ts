@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 
 export const HELP = `usage: verdict audit verify [--json]
 
@@ -24,7 +22,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(HELP + "\n");
     return 2;
   }
-  if (!underReactServer()) return reexec(argv);
+  if (!underReactServer()) {
+    // bin/verdict.mjs starts server commands with this condition; a direct `tsx cli/verdict.ts` does not.
+    process.stderr.write("verdict audit: run it as `npx verdict audit verify` (it needs Node's react-server condition).\n");
+    return 2;
+  }
 
   const { database } = await import("../../lib/server/db.ts");
   const { verifyAuditChainWith } = await import("../../lib/server/audit-verify.ts");
@@ -43,12 +45,3 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-function reexec(argv: string[]): Promise<number> {
-  const entry = fileURLToPath(new URL("../verdict.ts", import.meta.url));
-  const tsconfig = fileURLToPath(new URL("../../tsconfig.json", import.meta.url));
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", import.meta.resolve("tsx"), entry, "audit", ...argv], {
-    stdio: "inherit",
-    env: { ...process.env, TSX_TSCONFIG_PATH: process.env.TSX_TSCONFIG_PATH ?? tsconfig },
-  });
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
-}

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
-import { recordAudit } from "../../lib/server/audit.ts";
+import { issueApiToken } from "../../lib/server/api-tokens.ts";
 import type { RoleName } from "../../lib/auth/permissions.ts";
 
 export const HELP = `usage: verdict token create --email EMAIL [--name NAME]
@@ -36,13 +35,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`verdict token create: no active user ${values.email}\n`);
       return 1;
     }
-    // Same token shape and storage as lib/server/api-tokens.ts createApiToken.
-    const token = "vdt_" + randomBytes(32).toString("base64url");
     const name = values.name ?? "created with verdict token create";
-    await db.prisma.$transaction(async (tx) => {
-      const row = await tx.apiToken.create({ data: { userId: user.id, name, prefix: token.slice(0, 12), tokenHash: createHash("sha256").update(token).digest("hex") }, select: { id: true, prefix: true } });
-      await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "token.create", entityType: "ApiToken", entityId: row.id, after: { name, prefix: row.prefix, via: "cli" } });
-    });
+    // The operator acts on the user's behalf: the event names the user as actor, via the CLI.
+    const { token } = await db.prisma.$transaction((tx) => issueApiToken(tx, user, name, { id: user.id, roles: user.roles as RoleName[] }, {}, "cli"));
     process.stdout.write(token + "\n");
     process.stderr.write(`Token for ${user.email} created; it is shown only this once.\n`);
     return 0;

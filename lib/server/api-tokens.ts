@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
-import { db } from "./db";
-import { recordAudit, type RequestInfo } from "./audit";
+import { db, type Tx } from "./db";
+import { recordAudit, type AuditActor, type RequestInfo } from "./audit";
 import { AppError, forbiddenError } from "./errors";
 import { actorById, type Actor } from "./session";
 
@@ -13,19 +13,21 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/** Creates a token for `owner` inside `tx`, audited as `actor`'s act; the token is returned once. */
+export async function issueApiToken(tx: Tx, owner: { id: string }, name: string, actor: AuditActor, request: RequestInfo = {}, via?: string) {
+  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const row = await tx.apiToken.create({
+    data: { userId: owner.id, name, prefix: token.slice(0, 12), tokenHash: hashToken(token) },
+    select: { id: true, name: true, prefix: true, createdAt: true },
+  });
+  await recordAudit(tx, { actor, action: "token.create", entityType: "ApiToken", entityId: row.id, after: { name, prefix: row.prefix, owner: owner.id, via }, request });
+  return { ...row, token };
+}
+
 export async function createApiToken(actor: Actor, name: string, request: RequestInfo = {}) {
   if (!can(actor, "token.manage")) throw forbiddenError();
-  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const prisma = await db();
-  const created = await prisma.$transaction(async (tx) => {
-    const row = await tx.apiToken.create({
-      data: { userId: actor.id, name, prefix: token.slice(0, 12), tokenHash: hashToken(token) },
-      select: { id: true, name: true, prefix: true, createdAt: true },
-    });
-    await recordAudit(tx, { actor, action: "token.create", entityType: "ApiToken", entityId: row.id, after: { name, prefix: row.prefix }, request });
-    return row;
-  });
-  return { ...created, token };
+  return prisma.$transaction((tx) => issueApiToken(tx, actor, name, actor, request));
 }
 
 export async function revokeApiToken(actor: Actor, tokenId: string, request: RequestInfo = {}) {

@@ -2,7 +2,7 @@ import "server-only";
 import { can, type RoleName } from "@/lib/auth/permissions";
 import type { CreateUserInput } from "@/lib/schemas/user";
 import { db } from "./db";
-import { recordAudit, type RequestInfo } from "./audit";
+import { recordAudit, type AuditActor, type RequestInfo } from "./audit";
 import { AppError, forbiddenError } from "./errors";
 import { hashPassword } from "./passwords";
 import type { Actor } from "./session";
@@ -18,6 +18,19 @@ export async function listUsers(actor: Actor) {
 
 export async function createUser(actor: Actor, input: CreateUserInput, request: RequestInfo = {}) {
   if (!can(actor, "user.manage")) throw forbiddenError();
+  return insertUser(input, actor, request);
+}
+
+/**
+ * Operator path (`verdict user create`, for the first admin of a new installation): no signed-in
+ * actor exists yet, so the audit event names no actor. Whoever can run it can already reach the
+ * database, so it grants nothing new.
+ */
+export function createUserAsOperator(input: CreateUserInput) {
+  return insertUser(input, { id: null, roles: [] });
+}
+
+async function insertUser(input: CreateUserInput, actor: AuditActor, request: RequestInfo = {}) {
   const prisma = await db();
   const passwordHash = await hashPassword(input.password);
   return prisma.$transaction(async (tx) => {
