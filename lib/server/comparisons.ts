@@ -97,3 +97,13 @@ export async function recomputeDecisionEvidence(actor: Actor, decisionId: string
   await computeComparisons(database, decisionId);
   return newest.size;
 }
+
+/**
+ * What a background job does for a freshly loaded run: its metrics, then the decision's paired
+ * comparisons (the new run changes which runs are newest, so every pair is recomputed).
+ */
+export async function computeRunAndComparisons(database: Database, runId: number): Promise<void> {
+  await computeEvalRun(database, runId);
+  const run = await database.prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { decisionId: true } });
+  await computeComparisons(database, run.decisionId);
+}

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Database } from "@/lib/db/connect";
-import { computeEvalRun } from "../eval-runs";
+import { computeRunAndComparisons } from "../comparisons";
 
 /**
  * Background jobs, one small interface: `enqueueComputeRun(database, runId)`.
@@ -32,7 +32,7 @@ export async function enqueueComputeRun(database: Database, runId: number): Prom
 function runInline(database: Database, runId: number) {
   const previous = holder.__verdictInline ?? Promise.resolve();
   holder.__verdictInline = previous.then(() =>
-    computeEvalRun(database, runId).catch((error: unknown) => {
+    computeRunAndComparisons(database, runId).catch((error: unknown) => {
       // computeEvalRun has marked the run FAILED with the message.
       console.error(`eval run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
     }),
@@ -64,7 +64,7 @@ export function startBoss(workFor: Database | null): Promise<Boss> {
 
 async function workQueue(boss: Boss, database: Database) {
   await boss.work<{ runId: number }>(COMPUTE_RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs: { data: { runId: number } }[]) => {
-    for (const job of jobs) await computeEvalRun(database, job.data.runId);
+    for (const job of jobs) await computeRunAndComparisons(database, job.data.runId);
   });
 }
 
