@@ -1,11 +1,7 @@
 import "server-only";
-import { NextResponse, type NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { AppError } from "../errors";
-import { apiRoute } from "../route";
-import type { Actor } from "../session";
-import { defaultLimits, tooLarge, type UploadFile } from "./files";
-import { isUploadId, withProgress } from "./progress";
-import type { PublicImportOptions, PublicImportResult } from "./public";
+import { tooLarge, type UploadFile } from "./files";
 
 /** multipart/form-data is parsed by the platform in memory: accepted only up to this size. */
 export const MULTIPART_MAX_BYTES = 64 * 1024 ** 2;
@@ -82,27 +78,3 @@ export function jsonField<T>(value: string | undefined, what: string): T | undef
 }
 
 export const boolField = (value: string | undefined) => value !== undefined && ["1", "true", "yes", "on"].includes(value.toLowerCase());
-
-/**
- * The POST handler shared by the leaderboard and serving upload routes: format detected from the
- * content unless ?format= names it; unmatched model names → 422 { kind: "UNMATCHED_MODELS",
- * unmatched, candidates }, resolved with ?modelMap={"<name>":"<candidateId>" or null} or
- * ?skipUnmatched=1; extra parser inputs ?model=, ?runSpec=, ?individualResponses=.
- */
-export function publicImportRoute(importFile: (actor: Actor, decisionId: string, file: UploadFile, options: PublicImportOptions) => Promise<PublicImportResult>) {
-  return apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
-    const { file, fields } = await readUpload(req, defaultLimits("public").maxBytes);
-    const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
-    const result = await withProgress(uploadId, () =>
-      importFile(actor, params.id, file, {
-        format: fields.format,
-        modelMap: jsonField<Record<string, string | null>>(fields.modelMap, "modelMap"),
-        skipUnmatched: boolField(fields.skipUnmatched),
-        parseOptions: { model: fields.model, runSpec: fields.runSpec, individualResponses: fields.individualResponses },
-        request,
-        uploadId,
-      }),
-    );
-    return NextResponse.json(result, { status: result.existing ? 200 : 201 });
-  });
-}

@@ -1,5 +1,5 @@
 import { importServing } from "@/lib/server/imports";
-import { publicImportRoute } from "@/lib/server/imports/http";
+import { publicImportRoute } from "@/lib/server/imports/public-route";
 
 export const runtime = "nodejs";
 
