@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./helpers";
+import { cloneDemoDecision, cloneDemoPredictions } from "./signoff-fixture";
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
 
@@ -64,18 +65,23 @@ test("the controls work from the keyboard", async ({ page }) => {
 
 test("the analyst saves a threshold (audited, metrics recomputed), then restores it", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, "analyst", "/decisions/demo-moderation");
+  // Its own copy of the demo decision: recomputing runs must not disturb specs reading the demo.
+  const id = `e2e-what-if-${Date.now()}`;
+  await cloneDemoDecision(id, "E2E what-if decision");
+  await cloneDemoPredictions(id);
+  await signIn(page, "analyst", `/decisions/${id}`);
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
   await page.getByRole("button", { name: /Save t = 0.45/ }).click();
   await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
-  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const { decision } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
   expect(decision.operatingThreshold).toBe(0.45);
+  expect(decision.evalRuns).toHaveLength(4);
   for (const run of decision.evalRuns) expect(run.metrics.parameters.threshold).toBe(0.45);
 
   await page.reload();
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.5");
   await page.getByRole("button", { name: /Save t = 0.5/ }).click();
   await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
-  const after = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const after = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
   expect(after.decision.operatingThreshold).toBe(0.5);
 });

@@ -32,6 +32,20 @@ export function cloneDemoDecision(id: string, title: string) {
   });
 }
 
+/** Copies the demo runs' predictions onto a clone's runs, so its metrics can be recomputed. */
+export function cloneDemoPredictions(id: string) {
+  return withClient((c) =>
+    c.query(
+      `INSERT INTO "Prediction" ("evalRunId", "itemId", score, predicted, "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens")
+       SELECT nr.id, p."itemId", p.score, p.predicted, p."parseFailure", p."rawOutput", p."latencyMs", p."inputTokens", p."outputTokens"
+         FROM "Prediction" p
+         JOIN "EvalRun" orr ON orr.id = p."evalRunId" AND orr."decisionId" = 'demo-moderation' AND orr.status = 'DONE'
+         JOIN "EvalRun" nr ON nr."decisionId" = $1 AND nr."candidateId" = $1 || '-' || orr."candidateId"`,
+      [id],
+    ),
+  );
+}
+
 /** A change of evidence after signing, as a new leaderboard import by the analyst would make it. */
 export function importLeaderboardScore(decisionId: string, candidateName: string) {
   return withClient(async (c) => {
