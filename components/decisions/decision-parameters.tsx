@@ -1,23 +1,8 @@
 import { formatMoney, formatMs, formatPercent } from "@/lib/format";
+import type { TaskParameters } from "@/lib/evidence/pack-data";
 
-interface Parameters {
-  positiveClass: string;
-  prevalence: number;
-  costFn: number;
-  costFp: number;
-  currency: string;
-  recallFloor: number;
-  precisionFloor: number | null;
-  operatingThreshold: number;
-  sloP95E2eMs: number | null;
-  sloP95TtftMs: number | null;
-  sloMinThroughputRps: number | null;
-  sloThroughputConcurrency: number | null;
-  sloMaxCostPer1kRequests: number | null;
-  quorum: number;
-}
 
-export function DecisionParameters({ decision: d }: { decision: Parameters }) {
+export function DecisionParameters({ decision: d }: { decision: TaskParameters }) {
   const rows: [string, string][] = [
     ["Positive class", d.positiveClass],
     ["Deployment prevalence π", formatPercent(d.prevalence)],

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useMemo, useState } from "react";
+import type { TaskParameters } from "@/lib/evidence/pack-data";
 import type { ActionState } from "@/lib/action-state";
 import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type StressCandidate, type StressSettings } from "@/lib/charts/stress-charts";
 import { whatIfAt, costOptimumOfPoints } from "@/lib/evidence/what-if";
@@ -24,15 +25,7 @@ export interface StoredStress {
   warnings: string[];
 }
 
-export interface StressDecision {
-  prevalence: number;
-  costFn: number;
-  costFp: number;
-  currency: string;
-  recallFloor: number;
-  precisionFloor: number | null;
-  operatingThreshold: number;
-}
+export type StressDecision = Pick<TaskParameters, "prevalence" | "costFn" | "costFp" | "currency" | "recallFloor" | "precisionFloor" | "operatingThreshold">;
 
 /**
  * Stage 4 with the committee's "what if": a threshold and a prevalence control recompute every

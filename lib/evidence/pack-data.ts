@@ -21,6 +21,9 @@ export interface PackDecision extends Slos {
   status: string;
 }
 
+/** The task parameters alone (SPEC §2), as the parameter list and the stress test show them. */
+export type TaskParameters = Omit<PackDecision, "id" | "title" | "description" | "status">;
+
 export interface PackCandidate extends Pricing {
   id: string;
   name: string;
