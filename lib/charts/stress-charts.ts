@@ -30,19 +30,19 @@ function thresholdFor(c: StressCandidate, s: StressSettings): number {
   return s.threshold ?? c.threshold;
 }
 
+/** One series per candidate with stored curve points, in candidate order, with its colour and dash. */
+function candidateSeries(cands: readonly StressCandidate[], build: (c: StressCandidate & { roc: NonNullable<StressCandidate["roc"]> }) => Pick<XySeries, "points" | "marker">): XySeries[] {
+  return cands.flatMap((c) => (c.roc ? [{ key: c.candidate.id, name: c.candidate.name, ...c.style, ...build({ ...c, roc: c.roc }) }] : []));
+}
+
 export function stressPrChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
-  const series: XySeries[] = [];
-  for (const c of cands) {
-    if (!c.roc) continue;
+  const series = candidateSeries(cands, (c) => {
     const f = whatIfAt(c.roc, thresholdFor(c, s), s);
-    series.push({
-      key: c.candidate.id,
-      name: c.candidate.name,
-      ...c.style,
+    return {
       points: c.pr ? prAtPrevalenceFromPr(c.pr, c.positives, c.negatives, s.prevalence) : prAtPrevalence(c.roc, s.prevalence),
       marker: f.precision === null ? undefined : { x: f.recall, y: f.precision, threshold: f.storedThreshold, label: `t = ${f.storedThreshold}` },
-    });
-  }
+    };
+  });
   return {
     id: "stress-pr",
     title: `Precision–recall at π = ${formatPercent(s.prevalence)}`,
@@ -55,18 +55,13 @@ export function stressPrChart(cands: readonly StressCandidate[], s: StressSettin
 }
 
 export function stressCostChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
-  const series: XySeries[] = [];
-  for (const c of cands) {
-    if (!c.roc) continue;
+  const series = candidateSeries(cands, (c) => {
     const optimum = costOptimumOfPoints(c.roc, s);
-    series.push({
-      key: c.candidate.id,
-      name: c.candidate.name,
-      ...c.style,
+    return {
       points: costByThreshold(c.roc, s),
       marker: optimum ? { x: optimum.threshold, y: optimum.expectedCostPer1k, threshold: optimum.threshold, label: `cost-optimal t = ${optimum.threshold}` } : undefined,
-    });
-  }
+    };
+  });
   return {
     id: "stress-cost",
     title: "Expected cost per 1,000 items vs threshold",
@@ -79,18 +74,13 @@ export function stressCostChart(cands: readonly StressCandidate[], s: StressSett
 }
 
 export function stressPrecisionVsPrevalenceChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
-  const series: XySeries[] = [];
-  for (const c of cands) {
-    if (!c.roc) continue;
+  const series = candidateSeries(cands, (c) => {
     const f = whatIfAt(c.roc, thresholdFor(c, s), s);
-    series.push({
-      key: c.candidate.id,
-      name: c.candidate.name,
-      ...c.style,
+    return {
       points: precisionVersusPrevalence(f.recall, f.fpr, [...PREVALENCE_CHART_GRID, s.prevalence]).map((r) => ({ x: r.prevalence, y: r.precision })),
       marker: f.precision === null ? undefined : { x: s.prevalence, y: f.precision, label: `π = ${formatPercent(s.prevalence)}` },
-    });
-  }
+    };
+  });
   return {
     id: "stress-precision-vs-prevalence",
     title: "Precision vs prevalence at the operating threshold",
