@@ -2,22 +2,13 @@
 
 import { useActionState, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
+import type { PackCandidate } from "@/lib/evidence/pack-data";
 import { rationaleProblem } from "@/lib/evidence/rationale";
 import { candidateSchema } from "@/lib/schemas/candidate";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import { validateForm } from "./client-validation";
 
-export interface CandidateValues {
-  id: string;
-  name: string;
-  provider: string;
-  version: string;
-  shortlistRationale: string;
-  operatingThreshold: number | null;
-  priceInputPerMTok: number | null;
-  priceOutputPerMTok: number | null;
-  pricePerHour: number | null;
-}
+export type CandidateValues = Pick<PackCandidate, "id" | "name" | "provider" | "version" | "shortlistRationale" | "operatingThreshold" | "priceInputPerMTok" | "priceOutputPerMTok" | "pricePerHour">;
 
 const v = (x: number | null) => (x === null ? "" : String(x));
 
