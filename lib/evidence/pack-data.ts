@@ -18,11 +18,14 @@ export interface PackDecision extends Slos {
   precisionFloor: number | null;
   operatingThreshold: number;
   quorum: number;
-  status: string;
+  status: "DRAFT" | "IN_REVIEW" | "CHANGES_REQUESTED" | "APPROVED" | "REJECTED";
+  archivedAt: Date | string | null;
+  /** The dataset version the pack is evaluated on (SPEC §2); null until a dataset is uploaded. */
+  evaluationDatasetVersionId: number | null;
 }
 
 /** The task parameters alone (SPEC §2), as the parameter list and the stress test show them. */
-export type TaskParameters = Omit<PackDecision, "id" | "title" | "description" | "status">;
+export type TaskParameters = Omit<PackDecision, "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId">;
 
 export interface PackCandidate extends Pricing {
   id: string;

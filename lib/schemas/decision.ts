@@ -32,3 +32,25 @@ export type DecisionParameters = z.infer<typeof decisionParametersSchema>;
  * default, so an absent field is left as it is. */
 export const decisionParametersPatchSchema = decisionParametersSchema.partial();
 export type DecisionParametersPatch = z.infer<typeof decisionParametersPatchSchema>;
+
+/** Creating a decision (page, `POST /api/v1/decisions`, `verdict decision create --file`): the task
+ * parameters, each optional here because `copyFrom` may supply it; the server merges the source's
+ * parameters under the given ones and then requires the whole of decisionParametersSchema. */
+export const decisionCreateSchema = decisionParametersPatchSchema.extend({
+  copyFrom: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().min(1).max(100).optional()),
+});
+export type DecisionCreateInput = z.infer<typeof decisionCreateSchema>;
+
+/** What a parameter left out of a new decision defaults to (the same as the database's defaults). */
+export const DECISION_DEFAULTS = { description: "", currency: "USD", operatingThreshold: 0.5, quorum: 2 } as const;
+
+export const DECISION_LIST_FILTERS = ["ACTIVE", "DRAFT", "IN_REVIEW", "CHANGES_REQUESTED", "APPROVED", "REJECTED", "ARCHIVED", "ALL"] as const;
+export type DecisionListFilter = (typeof DECISION_LIST_FILTERS)[number];
+export const decisionListFilterSchema = z.enum(DECISION_LIST_FILTERS).catch("ACTIVE");
+
+export const archiveSchema = z.object({ decisionId: z.string().min(1), archived: z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean()) });
+
+export const evaluationVersionSchema = z.object({
+  decisionId: z.string().min(1),
+  datasetVersionId: z.coerce.number({ error: "Choose a dataset version." }).int().positive("Choose a dataset version."),
+});

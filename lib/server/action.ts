@@ -36,7 +36,15 @@ export function defineAction<S extends z.ZodType>(options: {
     try {
       return (await options.run(parsed.data, { actor, request: await requestInfo() })) ?? { ok: true };
     } catch (error) {
-      if (error instanceof AppError) return { ok: false, message: error.message };
+      // A domain rule that names a field (a clashing name, a rationale that cites nothing, a
+      // parameter missing after a copy) shows beside that field, like a schema error.
+      if (error instanceof AppError) {
+        const fieldErrors = (error.details as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
+        return { ok: false, message: error.message, ...(fieldErrors ? { fieldErrors } : {}) };
+      }
+      if (error instanceof z.ZodError) {
+        return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: z.flattenError(error).fieldErrors as Record<string, string[]> };
+      }
       throw error;
     }
   };

@@ -1,12 +1,9 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
+import { runsThatCount } from "@/lib/evidence/run-that-counts";
 import { averagePrecision, mcnemarAtThresholds, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
-import { can } from "@/lib/auth/permissions";
 import { BOOTSTRAP_SEED, computeEvalRun } from "./eval-runs";
-import { database as openServerDatabase } from "./db";
-import { forbiddenError } from "./errors";
-import type { Actor } from "./session";
 
 /**
  * Paired significance of every pair of a decision's newest computed runs on the same dataset
@@ -20,14 +17,12 @@ export async function computeComparisons(database: Database, decisionId: string)
   const prisma = database.prisma;
   const runs = await prisma.evalRun.findMany({
     where: { decisionId, status: "DONE" },
-    orderBy: { id: "desc" },
-    select: { id: true, candidateId: true, datasetVersionId: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true } } },
+    select: { id: true, candidateId: true, datasetVersionId: true, status: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true } } },
   });
-  const newest = new Map<string, (typeof runs)[number]>();
-  for (const r of runs) if (!newest.has(r.candidateId)) newest.set(r.candidateId, r);
+  const counting = runsThatCount(runs, runs[0]?.decision.evaluationDatasetVersionId ?? null);
   // Group by dataset version: only runs on the same items can be paired.
   const byVersion = new Map<number, (typeof runs)[number][]>();
-  for (const r of newest.values()) byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
+  for (const r of [...counting.values()].sort((a, b) => b.id - a.id)) byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
 
   const results: {
     runAId: number; runBId: number; decisionId: string; items: number; deltaAp: number | null; deltaApLow: number | null; deltaApHigh: number | null;
@@ -83,27 +78,14 @@ export async function computeComparisons(database: Database, decisionId: string)
 }
 
 /**
- * After a change of π, costs or the operating threshold: recompute the stored metrics of the
- * decision's newest runs and their comparisons (in the request for now; a job once the queue
- * exists). Analyst only, like the parameter change that calls for it.
- */
-export async function recomputeDecisionEvidence(actor: Actor, decisionId: string): Promise<number> {
-  if (!can(actor, "decision.edit")) throw forbiddenError();
-  const database = await openServerDatabase();
-  const runs = await database.prisma.evalRun.findMany({ where: { decisionId, status: "DONE" }, orderBy: { id: "desc" }, select: { id: true, candidateId: true } });
-  const newest = new Map<string, number>();
-  for (const r of runs) if (!newest.has(r.candidateId)) newest.set(r.candidateId, r.id);
-  for (const id of newest.values()) await computeEvalRun(database, id);
-  await computeComparisons(database, decisionId);
-  return newest.size;
-}
-
-/**
  * What a background job does for a freshly loaded run: its metrics, then the decision's paired
  * comparisons (the new run changes which runs are newest, so every pair is recomputed).
  */
 export async function computeRunAndComparisons(database: Database, runId: number): Promise<void> {
   await computeEvalRun(database, runId);
   const run = await database.prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { decisionId: true } });
-  await computeComparisons(database, run.decisionId);
+  // Several runs recomputed after one parameter change: each job has marked its own run DONE
+  // before this check, so the last one to get here sees none left and pairs them all once.
+  const waiting = await database.prisma.evalRun.count({ where: { decisionId: run.decisionId, status: { in: ["PENDING", "RUNNING"] } } });
+  if (waiting === 0) await computeComparisons(database, run.decisionId);
 }

@@ -3,6 +3,7 @@ import { cache } from "react";
 import { can } from "@/lib/auth/permissions";
 import type { PackCandidate, PackComparison, PackData, PackDecision, PackResemblance, PackRun, PackScore, PackServing } from "@/lib/evidence/pack-data";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { runsThatCount } from "@/lib/evidence/run-that-counts";
 import type { Pct } from "@/lib/evidence/serving";
 import { db } from "./db";
 import { forbiddenError, notFoundError } from "./errors";
@@ -24,7 +25,7 @@ const decisionAndCandidates = cache(async (decisionId: string): Promise<{ decisi
     select: {
       id: true, title: true, description: true, positiveClass: true, prevalence: true, costFn: true, costFp: true, currency: true, recallFloor: true,
       precisionFloor: true, operatingThreshold: true, sloP95E2eMs: true, sloP95TtftMs: true, sloMinThroughputRps: true, sloThroughputConcurrency: true,
-      sloMaxCostPer1kRequests: true, quorum: true, status: true,
+      sloMaxCostPer1kRequests: true, quorum: true, status: true, archivedAt: true, evaluationDatasetVersionId: true,
       candidates: {
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true },
@@ -45,7 +46,8 @@ const scoresOf = cache(async (decisionId: string): Promise<{ scores: PackScore[]
   const prisma = await db();
   const [scores, resemblances] = await Promise.all([
     prisma.leaderboardScore.findMany({
-      where: { decisionId },
+      // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
+      where: { decisionId, candidateId: { not: null } },
       orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }],
       select: { candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, sourceUrl: true, retrievedAt: true, relevanceNote: true },
     }),
@@ -55,7 +57,7 @@ const scoresOf = cache(async (decisionId: string): Promise<{ scores: PackScore[]
       select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true },
     }),
   ]);
-  return { scores: scores.map((s) => ({ ...s, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
+  return { scores: scores.map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
 });
 
 export async function getPackScores(actor: Actor, decisionId: string) {
@@ -65,12 +67,12 @@ export async function getPackScores(actor: Actor, decisionId: string) {
 
 const runsOf = cache(async (decisionId: string): Promise<PackRun[]> => {
   const prisma = await db();
-  // The newest computed run per candidate: ids first (small), then only those runs' stored metrics.
-  const ids = await prisma.evalRun.findMany({ where: { decisionId, status: "DONE" }, orderBy: { id: "desc" }, select: { id: true, candidateId: true } });
-  const newest = new Map<string, number>();
-  for (const r of ids) if (!newest.has(r.candidateId)) newest.set(r.candidateId, r.id);
+  // The run that counts per candidate: ids first (small), then only those runs' stored metrics.
+  const { decision } = await decisionAndCandidates(decisionId);
+  const ids = await prisma.evalRun.findMany({ where: { decisionId, status: "DONE" }, select: { id: true, candidateId: true, datasetVersionId: true, status: true } });
+  const counting = runsThatCount(ids, decision.evaluationDatasetVersionId);
   const runs = await prisma.evalRun.findMany({
-    where: { id: { in: [...newest.values()] } },
+    where: { id: { in: [...counting.values()].map((r) => r.id) } },
     select: {
       id: true, candidateId: true, itemCount: true, missingCount: true, unknownCount: true, parseFailureCount: true, computedAt: true, metrics: true,
       datasetVersion: { select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } } },

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
+import { frozenReason, type DecisionStatusName } from "@/lib/decisions/editable";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { MAX_REPORTED_ERRORS } from "@/lib/ingest/formats/issues";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
@@ -71,16 +72,15 @@ export class Issues {
 
 export const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${randomBytes(9).toString("base64url")}`;
 
-/** The decision, when the actor may import evidence into it now. */
+/** The decision, when the actor may import evidence into it now (the one editability rule). */
 export async function requireImportableDecision(database: Database, actor: Actor, decisionId: string) {
   if (!can(actor, "evidence.import")) throw forbiddenError();
   // Raw SQL, not Prisma: the bulk path needs no ORM, so a CLI or worker process never loads
   // Prisma's query compiler just to stream a file.
-  const [decision] = await rawQuery<{ id: string; status: string; positiveClass: string }>(database, `SELECT id, status, "positiveClass" FROM "Decision" WHERE id = $1`, [decisionId]);
+  const [decision] = await rawQuery<{ id: string; status: DecisionStatusName; archivedAt: Date | null; positiveClass: string }>(database, `SELECT id, status::text AS status, "archivedAt", "positiveClass" FROM "Decision" WHERE id = $1`, [decisionId]);
   if (!decision) throw notFoundError("The decision");
-  if (decision.status === "IN_REVIEW" || decision.status === "APPROVED" || decision.status === "REJECTED") {
-    throw new AppError("CONFLICT", `The decision is ${decision.status.toLowerCase().replace("_", " ")}; its evidence is frozen.`);
-  }
+  const frozen = frozenReason(decision);
+  if (frozen) throw new AppError("CONFLICT", frozen);
   return decision;
 }
 

@@ -122,13 +122,16 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
         const itemCount = state.rows;
         await tx.query(`UPDATE "DatasetVersion" SET "itemCount" = $2, "positiveCount" = $3, "sliceColumn" = $4 WHERE id = $1`, [versionId, itemCount, counts.positives, spec.sliceColumn ?? null]);
         await tx.query(`UPDATE "Import" SET "rowCount" = $2 WHERE id = $1`, [importId, itemCount]);
+        // The first dataset of a decision becomes its evaluation version; a later version is
+        // chosen explicitly (setEvaluationDatasetVersion), never switched behind the analyst's back.
+        const chosen = await tx.query<{ id: string }>(`UPDATE "Decision" SET "evaluationDatasetVersionId" = $2 WHERE id = $1 AND "evaluationDatasetVersionId" IS NULL RETURNING id`, [decisionId, versionId]);
         await recordAuditRaw(tx, {
           actor,
           action: "evidence.import",
           entityType: "DatasetVersion",
           entityId: String(versionId),
           decisionId,
-          after: { kind: "DATASET", importId, dataset: parsedOptions.datasetName, version: Number(next), format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, itemCount, positiveCount: counts.positives },
+          after: { kind: "DATASET", importId, dataset: parsedOptions.datasetName, version: Number(next), format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, itemCount, positiveCount: counts.positives, evaluationVersion: chosen.length > 0 },
           request: options.request,
         });
         return {

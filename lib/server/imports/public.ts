@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { parseLeaderboard, parseServing, type LeaderboardRecord, type ParseOptions, type ServingRecord, type ParseResult, type Pct } from "@/lib/ingest/formats";
 import { matchModels } from "@/lib/ingest/model-match";
-import { database as getDatabase } from "../db";
+import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit";
 import type { Actor } from "../session";
@@ -22,6 +22,8 @@ export interface PublicImportResult extends ImportSummary {
   /** Model name in the file → candidate id, for the records stored. */
   models: Record<string, string>;
   skippedModels: string[];
+  /** Leaderboards: models stored without a candidate, to shortlist from. */
+  unshortlistedModels: string[];
   stored: number;
 }
 
@@ -41,7 +43,12 @@ export class UnmatchedModels extends AppError {
   }
 }
 
-async function mapModels(decisionId: string, names: string[], options: z.infer<typeof optionsSchema>, format: string) {
+/**
+ * File names → candidates. Leaderboards (`keepUnmatched`) keep the rows of models that are no
+ * candidate, unattached, for the analyst to shortlist from; a serving file's unmatched names must
+ * be mapped or skipped, since its rows mean nothing without a candidate.
+ */
+async function mapModels(decisionId: string, names: string[], options: z.infer<typeof optionsSchema>, format: string, keepUnmatched: boolean) {
   const prisma = (await getDatabase()).prisma;
   const candidates = await prisma.candidate.findMany({ where: { decisionId }, select: { id: true, name: true, aliases: true }, orderBy: { createdAt: "asc" } });
   const ids = new Set(candidates.map((c) => c.id));
@@ -58,12 +65,14 @@ async function mapModels(decisionId: string, names: string[], options: z.infer<t
   }
   const matched = matchModels(rest, candidates);
   for (const [name, id] of matched.matched) map.set(name, id);
+  const unattached: string[] = [];
   if (matched.unmatched.length) {
-    if (!options.skipUnmatched) throw new UnmatchedModels(matched.unmatched, candidates.map(({ id, name }) => ({ id, name })), format);
-    skipped.push(...matched.unmatched);
+    if (options.skipUnmatched) skipped.push(...matched.unmatched);
+    else if (keepUnmatched) unattached.push(...matched.unmatched);
+    else throw new UnmatchedModels(matched.unmatched, candidates.map(({ id, name }) => ({ id, name })), format);
   }
-  if (map.size === 0) throw new UnmatchedModels(skipped, candidates.map(({ id, name }) => ({ id, name })), format);
-  return { map, skipped };
+  if (map.size === 0 && unattached.length === 0) throw new UnmatchedModels(skipped, candidates.map(({ id, name }) => ({ id, name })), format);
+  return { map, skipped, unattached };
 }
 
 async function importPublic<R extends { model: string }>(
@@ -73,7 +82,8 @@ async function importPublic<R extends { model: string }>(
   file: UploadFile,
   options: PublicImportOptions,
   parse: (text: string) => ParseResult<R>,
-  store: (tx: Parameters<Parameters<Awaited<ReturnType<typeof getDatabase>>["prisma"]["$transaction"]>[0]>[0], importId: string, records: { record: R; candidateId: string }[]) => Promise<number>,
+  store: (tx: Tx, importId: string, records: { record: R; candidateId: string | null }[]) => Promise<number>,
+  keepUnmatched = false,
 ): Promise<PublicImportResult> {
   const database = await getDatabase();
   await requireImportableDecision(database, actor, decisionId);
@@ -85,22 +95,23 @@ async function importPublic<R extends { model: string }>(
     const findExisting = async () => {
       const row = await prisma.import.findFirst({ where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" }, select: { ...IMPORT_SUMMARY_SELECT, errors: true } });
       if (!row) return null;
-      const report = (row.errors ?? {}) as { models?: Record<string, string>; skippedModels?: string[]; warnings?: string[] };
-      return { ...summaryFrom(row, true, report.warnings ?? []), models: report.models ?? {}, skippedModels: report.skippedModels ?? [], stored: row.rowCount };
+      const report = (row.errors ?? {}) as { models?: Record<string, string>; skippedModels?: string[]; unshortlistedModels?: string[]; warnings?: string[] };
+      return { ...summaryFrom(row, true, report.warnings ?? []), models: report.models ?? {}, skippedModels: report.skippedModels ?? [], unshortlistedModels: report.unshortlistedModels ?? [], stored: row.rowCount };
     };
     const before = await findExisting();
     if (before) return before;
     const result = parse(await readText(spooled));
     if (!result.ok) throw new ImportRejected(result.errors, result.errorCount, result.format);
     if (result.records.length > limits.maxRows) throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${result.records.length} records; the limit is ${limits.maxRows}.`);
-    const { map, skipped } = await mapModels(decisionId, result.records.map((r) => r.model), parsedOptions, result.format);
+    const { map, skipped, unattached } = await mapModels(decisionId, result.records.map((r) => r.model), parsedOptions, result.format, keepUnmatched);
+    const keep = new Set(unattached);
     const kept = result.records.flatMap((record) => {
-      const candidateId = map.get(record.model);
-      return candidateId ? [{ record, candidateId }] : [];
+      const candidateId = map.get(record.model) ?? null;
+      return candidateId || keep.has(record.model) ? [{ record, candidateId }] : [];
     });
     const content = await spooled.content();
     const models = Object.fromEntries(map);
-    const report = { models, skippedModels: skipped, warnings: result.warnings };
+    const report = { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings };
     const created = await prisma.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
@@ -131,10 +142,10 @@ async function importPublic<R extends { model: string }>(
           entityType: "Import",
           entityId: row.id,
           decisionId,
-          after: { kind, importId: row.id, format: result.format, producerVersion: result.producerVersion ?? null, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, stored, models, skippedModels: skipped },
+          after: { kind, importId: row.id, format: result.format, producerVersion: result.producerVersion ?? null, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, stored, models, skippedModels: skipped, unshortlistedModels: unattached.length },
           request: options.request,
         });
-        return { ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings), models, skippedModels: skipped, stored };
+        return { ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings), models, skippedModels: skipped, unshortlistedModels: unattached, stored };
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
@@ -162,6 +173,7 @@ export function importLeaderboard(actor: Actor, decisionId: string, file: Upload
         data: records.map(({ record: r, candidateId }) => ({
           decisionId,
           candidateId,
+          modelName: r.model,
           stage: r.stage,
           suite: r.suite,
           metric: r.metric,
@@ -178,6 +190,7 @@ export function importLeaderboard(actor: Actor, decisionId: string, file: Upload
       });
       return count;
     },
+    true,
   );
 }
 
@@ -196,7 +209,7 @@ export function importServing(actor: Actor, decisionId: string, file: UploadFile
       const { count } = await tx.servingBenchmark.createMany({
         data: records.map(({ record: r, candidateId }) => ({
           decisionId,
-          candidateId,
+          candidateId: candidateId!, // serving files keep no unmatched rows (keepUnmatched is false)
           tool: r.tool,
           toolVersion: r.toolVersion ?? null,
           concurrency: r.concurrency === undefined ? null : Math.round(r.concurrency),

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
 import { candidateGates, type Gate } from "@/lib/evidence/gates";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { runsThatCount } from "@/lib/evidence/run-that-counts";
 import type { Pct } from "@/lib/evidence/serving";
 import { TASK_PARAMETERS } from "../decisions";
 import { notFoundError } from "../errors";
@@ -30,7 +31,9 @@ export async function readPackContent(tx: Tx, decisionId: string) {
         orderBy: { id: "asc" },
         select: { id: true, kind: true, format: true, producerVersion: true, fileName: true, sha256: true, sizeBytes: true, status: true, rowCount: true, errorCount: true, importedById: true, createdAt: true },
       },
+      evaluationDatasetVersionId: true,
       scores: {
+        where: { candidateId: { not: null } },
         orderBy: { id: "asc" },
         select: { id: true, candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, sourceUrl: true, retrievedAt: true, relevanceNote: true, importId: true },
       },
@@ -55,10 +58,11 @@ export async function readPackContent(tx: Tx, decisionId: string) {
   if (!d) throw notFoundError("The decision");
   const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
 
-  // Results: the gates of each candidate from its newest computed run and its serving rows.
+  // Results: the gates of each candidate from the run that counts and its serving rows.
+  const counting = runsThatCount(evalRuns, d.evaluationDatasetVersionId);
   const gates: Record<string, Gate[]> = {};
   for (const c of candidates) {
-    const run = [...evalRuns].reverse().find((r) => r.candidateId === c.id && r.status === "DONE" && r.metrics);
+    const run = counting.get(c.id);
     const rows = servingBenchmarks.filter((s) => s.candidateId === c.id).map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct }));
     gates[c.id] = candidateGates(task, c, (run?.metrics as unknown as StoredRunMetrics | undefined) ?? null, rows);
   }

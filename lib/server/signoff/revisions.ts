@@ -1,22 +1,17 @@
 import "server-only";
 import type { DecisionStatus } from "@/lib/generated/prisma/enums";
 import { recordAudit, type RequestInfo } from "../audit";
-import { AppError, notFoundError } from "../errors";
+import { AppError } from "../errors";
 import type { Tx } from "../db";
 import type { Actor } from "../session";
 import { buildPack } from "./build-pack";
 
 /**
- * Locks the decision row for the rest of the transaction: every sign-off write on one decision
- * (transitions, signatures, new revisions) runs one after the other, so quorum counts and
- * revision numbers are never decided on a stale read.
+ * Every sign-off write on one decision (transitions, signatures, new revisions) runs under the
+ * decision's row lock, one after the other, so quorum counts and revision numbers are never
+ * decided on a stale read.
  */
-export async function lockDecision(tx: Tx, decisionId: string): Promise<{ status: DecisionStatus; quorum: number }> {
-  const rows = await tx.$queryRaw<Array<{ status: DecisionStatus; quorum: number }>>`SELECT status, quorum FROM "Decision" WHERE id = ${decisionId} FOR UPDATE`;
-  const row = rows[0];
-  if (!row) throw notFoundError("The decision");
-  return row;
-}
+export { lockDecisionRow as lockDecision } from "../decision-lock";
 
 export const latestRevision = (tx: Tx, decisionId: string) =>
   tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true, sha256: true, supersededAt: true } });

@@ -5,6 +5,7 @@ import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../session";
 import { buildPack } from "./build-pack";
+import { assertSubmittable } from "./submission-check";
 import { ensureCurrentRevision, label, latestRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 
 /**
@@ -16,8 +17,10 @@ export async function submitForReview(actor: Actor, decisionId: string, request:
   if (!can(actor, "decision.submit")) throw forbiddenError();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const { status } = await lockDecision(tx, decisionId);
+    const { status, archivedAt } = await lockDecision(tx, decisionId);
     if (status === "IN_REVIEW") throw new AppError("CONFLICT", "The decision is already in review.");
+    if (archivedAt) throw new AppError("CONFLICT", "The decision is archived: restore it before submitting.");
+    await assertSubmittable(tx, decisionId);
     if (status === "APPROVED" || status === "REJECTED") {
       const latest = await latestRevision(tx, decisionId);
       const now = await buildPack(tx, decisionId);

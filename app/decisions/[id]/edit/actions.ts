@@ -1,16 +1,20 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { candidateSchema } from "@/lib/schemas/candidate";
-import { decisionParametersSchema } from "@/lib/schemas/decision";
+import { recomputingMessage } from "@/lib/decisions/messages";
+import { candidateCreateSchema, candidateSchema, resemblanceSchema, shortlistSchema } from "@/lib/schemas/candidate";
+import { archiveSchema, decisionParametersSchema, evaluationVersionSchema } from "@/lib/schemas/decision";
 import { defineAction } from "@/lib/server/action";
-import { recomputeDecisionEvidence } from "@/lib/server/comparisons";
-import { updateDecisionParameters } from "@/lib/server/decisions";
-import { getPackDecision } from "@/lib/server/evidence-pack";
-import { updateCandidate } from "@/lib/server/pack/candidates";
+import { createCandidate, removeCandidate, shortlistCandidates, updateCandidate } from "@/lib/server/candidates";
+import { setDecisionArchived, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
+import { answerResemblance } from "@/lib/server/resemblances";
 
 const OPTIONAL = ["precisionFloor", "sloP95E2eMs", "sloP95TtftMs", "sloMinThroughputRps", "sloThroughputConcurrency", "sloMaxCostPer1kRequests"] as const;
-const RECOMPUTE = ["prevalence", "costFn", "costFp", "operatingThreshold"] as const;
+
+function refresh(decisionId: string) {
+  revalidatePath(`/decisions/${decisionId}`);
+  revalidatePath(`/decisions/${decisionId}/edit`);
+}
 
 /** The whole task-parameter form: an emptied optional field is cleared (null), not left as it was. */
 export const updateDecisionAction = defineAction({
@@ -18,13 +22,9 @@ export const updateDecisionAction = defineAction({
   permission: "decision.edit",
   run: async ({ decisionId, ...input }, { actor, request }) => {
     const patch = { ...input, ...Object.fromEntries(OPTIONAL.map((k) => [k, input[k] ?? null])) };
-    const { decision: before } = await getPackDecision(actor, decisionId);
-    const after = await updateDecisionParameters(actor, decisionId, patch as typeof input, request);
-    // π, costs and the threshold are inputs of the stored metrics: recompute them when they change.
-    const recompute = RECOMPUTE.some((k) => before[k] !== after[k]);
-    if (recompute) await recomputeDecisionEvidence(actor, decisionId);
-    revalidatePath(`/decisions/${decisionId}`);
-    return { ok: true, message: recompute ? "Saved; the stored metrics were recomputed." : "Saved." };
+    const { recomputing } = await updateDecisionParameters(actor, decisionId, patch as typeof input, request);
+    refresh(decisionId);
+    return { ok: true, message: recomputingMessage(recomputing.length) };
   },
 });
 
@@ -33,8 +33,77 @@ export const updateCandidateAction = defineAction({
   permission: "decision.edit",
   run: async (input, { actor, request }) => {
     const c = await updateCandidate(actor, input, request);
-    revalidatePath(`/decisions/${c.decisionId}`);
-    revalidatePath(`/decisions/${c.decisionId}/edit`);
+    refresh(c.decisionId);
     return { ok: true, message: `Saved ${c.name}.` };
+  },
+});
+
+export const createCandidateAction = defineAction({
+  schema: candidateCreateSchema,
+  permission: "decision.edit",
+  run: async (input, { actor, request }) => {
+    const c = await createCandidate(actor, input, request);
+    refresh(input.decisionId);
+    return { ok: true, message: `Added ${c.name}${c.leaderboardRowsAttached ? ` with ${c.leaderboardRowsAttached} leaderboard score(s) already imported` : ""}.` };
+  },
+});
+
+/** The shortlist form sends its ticked rows as one JSON field (a list of candidates, each with its model names). */
+export const shortlistAction = defineAction({
+  schema: z.object({ decisionId: z.string().min(1), shortlist: z.string().transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "The shortlist is not valid JSON." });
+      return z.NEVER;
+    }
+  }).pipe(shortlistSchema) }),
+  permission: "decision.edit",
+  run: async ({ decisionId, shortlist }, { actor, request }) => {
+    const created = await shortlistCandidates(actor, decisionId, shortlist, request);
+    refresh(decisionId);
+    return { ok: true, message: `Shortlisted ${created.map((c) => c.name).join(", ")}.` };
+  },
+});
+
+export const removeCandidateAction = defineAction({
+  schema: z.object({ candidateId: z.string().min(1) }),
+  permission: "decision.edit",
+  run: async ({ candidateId }, { actor, request }) => {
+    const c = await removeCandidate(actor, candidateId, request);
+    refresh(c.decisionId);
+    return { ok: true, message: `Removed ${c.name}.` };
+  },
+});
+
+export const resemblanceAction = defineAction({
+  schema: resemblanceSchema,
+  permission: "decision.edit",
+  run: async (input, { actor, request }) => {
+    await answerResemblance(actor, input, request);
+    refresh(input.decisionId);
+    return { ok: true, message: `Saved the answers for ${input.suite}.` };
+  },
+});
+
+export const evaluationVersionAction = defineAction({
+  schema: evaluationVersionSchema,
+  permission: "decision.edit",
+  run: async ({ decisionId, datasetVersionId }, { actor, request }) => {
+    const v = await setEvaluationDatasetVersion(actor, decisionId, datasetVersionId, request);
+    refresh(decisionId);
+    revalidatePath(`/decisions/${decisionId}/evidence`);
+    return { ok: true, message: `The pack is evaluated on ${v.dataset.name} v${v.version}.` };
+  },
+});
+
+export const archiveAction = defineAction({
+  schema: archiveSchema,
+  permission: "decision.edit",
+  run: async ({ decisionId, archived }, { actor, request }) => {
+    await setDecisionArchived(actor, decisionId, archived, request);
+    refresh(decisionId);
+    revalidatePath("/decisions");
+    return { ok: true, message: archived ? "Archived: the decision is kept, read-only and hidden from the default list." : "Restored." };
   },
 });

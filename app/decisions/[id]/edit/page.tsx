@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getPackDecision } from "@/lib/server/evidence-pack";
 import { AppError } from "@/lib/server/errors";
-import { scoredSuites } from "@/lib/server/pack/candidates";
+import { scoredSuites } from "@/lib/server/candidates";
 import { requirePagePermission } from "@/lib/server/session";
 import { DecisionForm } from "@/components/decisions/decision-form";
 import { CandidateForm } from "@/components/decisions/candidate-form";

@@ -1,0 +1,31 @@
+import "server-only";
+import type { Database } from "@/lib/db/connect";
+import { recordAudit, type RequestInfo } from "./audit";
+import type { Tx } from "./db";
+import { enqueueComputeRun } from "./jobs";
+import type { Actor } from "./session";
+
+/** Task parameters that are inputs of an eval run's stored metrics (SPEC §4: π, costs, threshold). */
+export const METRIC_INPUTS = ["prevalence", "costFn", "costFp", "operatingThreshold"] as const;
+
+/**
+ * Marks the computed runs whose stored metrics depend on a changed parameter as PENDING, in the
+ * caller's transaction (with its audit event), and returns their ids for `enqueueRecompute` to
+ * hand to the job queue after the commit. Until they are DONE again the pack says "recomputing"
+ * and submitting is refused. Only one candidate's runs when only its own threshold changed.
+ */
+export async function markRunsForRecompute(tx: Tx, actor: Actor, decisionId: string, reason: string, request: RequestInfo, candidateId?: string): Promise<number[]> {
+  const rows = candidateId
+    ? await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND "candidateId" = ${candidateId} AND status = 'DONE' RETURNING id`
+    : await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status = 'DONE' RETURNING id`;
+  const runIds = rows.map((r) => r.id).sort((a, b) => a - b);
+  if (runIds.length > 0) {
+    await recordAudit(tx, { actor, action: "eval_run.recompute_queued", entityType: "Decision", entityId: decisionId, decisionId, after: { runIds, reason, candidateId: candidateId ?? null }, request });
+  }
+  return runIds;
+}
+
+/** After the commit: one job per run (the last to finish recomputes the paired comparisons). */
+export async function enqueueRecompute(database: Database, runIds: readonly number[]): Promise<void> {
+  for (const id of runIds) await enqueueComputeRun(database, id);
+}
