@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -6,8 +5,7 @@ import { database } from "../../lib/server/db.ts";
 import { drainInlineJobs, stopJobs } from "../../lib/server/jobs/index.ts";
 import { importDataset, importLeaderboard, importPredictions, importServing } from "../../lib/server/imports/index.ts";
 import { AppError } from "../../lib/server/errors.ts";
-import type { Actor } from "../../lib/server/session.ts";
-import type { RoleName } from "../../lib/auth/permissions.ts";
+import { ACTOR_HELP, ACTOR_OPTIONS, MissingActorError, resolveActor } from "../actor.ts";
 
 export const HELP = `usage: verdict import <dataset|predictions|leaderboard|serving> FILE --decision ID [options]
 
@@ -17,8 +15,7 @@ Imports a file into a decision through the same server code path as the web uplo
 opener). Acts as a user: --as EMAIL (operator), or --token vdt_… / VERDICT_TOKEN.
 
   --decision ID            the decision (required)
-  --as EMAIL               act as this user
-  --token TOKEN            act as the token's user (default: $VERDICT_TOKEN)
+${ACTOR_HELP}
   --format F               csv | jsonl (dataset, predictions); a format id (leaderboard, serving)
   dataset:      --dataset NAME (required), --negative A,B (class names read as negative)
   predictions:  --candidate ID, --dataset-version ID (required), --negative A,B,
@@ -31,20 +28,6 @@ Prints the import summary as JSON. A rejected file prints its problems (line, fi
 reason; the first 100 and the total) on stderr and exits 1; nothing is written.`;
 
 class UsageError extends Error {}
-
-async function resolveActor(as: string | undefined, token: string | undefined): Promise<Actor> {
-  const prisma = (await database()).prisma;
-  const select = { id: true, email: true, name: true, roles: true, active: true } as const;
-  let user;
-  if (as) user = await prisma.user.findUnique({ where: { email: as.toLowerCase() }, select });
-  else if (token) {
-    // Same lookup as lib/server/api-tokens.ts actorForToken (its module needs Next's runtime).
-    const row = await prisma.apiToken.findUnique({ where: { tokenHash: createHash("sha256").update(token).digest("hex") }, select: { revokedAt: true, userId: true } });
-    if (row && !row.revokedAt) user = await prisma.user.findUnique({ where: { id: row.userId }, select });
-  } else throw new UsageError("say who imports: --as EMAIL or --token TOKEN (or VERDICT_TOKEN)");
-  if (!user?.active) throw new AppError("UNAUTHENTICATED", as ? `No active user ${as}.` : "The token is unknown or revoked.");
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
-}
 
 const list = (v: string | undefined) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 
@@ -61,8 +44,7 @@ export async function run(argv: string[]): Promise<number> {
         "dataset-version": { type: "string" },
         dataset: { type: "string" },
         format: { type: "string" },
-        as: { type: "string" },
-        token: { type: "string" },
+        ...ACTOR_OPTIONS,
         negative: { type: "string" },
         map: { type: "string" },
         "skip-unmatched": { type: "boolean" },
@@ -83,7 +65,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!values.decision) throw new UsageError("--decision ID is required");
     if (!values.queue) process.env.VERDICT_JOBS = "inline";
     else process.env.VERDICT_WORKER = "0";
-    const actor = await resolveActor(values.as, values.token ?? process.env.VERDICT_TOKEN);
+    const actor = await resolveActor(values, "imports");
     const upload = { name: path.basename(file), path: path.resolve(file) };
     const base = { format: values.format, request: { userAgent: "verdict-cli" } };
     let result: unknown;
@@ -123,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof UsageError || (error instanceof Error && error.name === "TypeError" && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"))) {
+  if (error instanceof UsageError || error instanceof MissingActorError || (error instanceof Error && error.name === "TypeError" && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"))) {
     process.stderr.write(`verdict import: ${error.message}\n\n${HELP}\n`);
     return 2;
   }

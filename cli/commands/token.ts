@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
+import { actorByEmail } from "../../lib/server/actors.ts";
 import { issueApiToken } from "../../lib/server/api-tokens.ts";
-import type { RoleName } from "../../lib/auth/permissions.ts";
 
 export const HELP = `usage: verdict token create --email EMAIL [--name NAME]
 
@@ -30,14 +30,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const db = await database();
   try {
-    const user = await db.prisma.user.findUnique({ where: { email: values.email.toLowerCase() }, select: { id: true, email: true, active: true, roles: true } });
-    if (!user?.active) {
+    const user = await actorByEmail(values.email);
+    if (!user) {
       process.stderr.write(`verdict token create: no active user ${values.email}\n`);
       return 1;
     }
     const name = values.name ?? "created with verdict token create";
     // The operator acts on the user's behalf: the event names the user as actor, via the CLI.
-    const { token } = await db.prisma.$transaction((tx) => issueApiToken(tx, user, name, { id: user.id, roles: user.roles as RoleName[] }, {}, "cli"));
+    const { token } = await db.prisma.$transaction((tx) => issueApiToken(tx, user, name, user, {}, "cli"));
     process.stdout.write(token + "\n");
     process.stderr.write(`Token for ${user.email} created; it is shown only this once.\n`);
     return 0;

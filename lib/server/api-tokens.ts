@@ -4,7 +4,7 @@ import { can } from "@/lib/auth/permissions";
 import { db, type Tx } from "./db";
 import { recordAudit, type AuditActor, type RequestInfo } from "./audit";
 import { AppError, forbiddenError } from "./errors";
-import { actorById, type Actor } from "./session";
+import { actorById, type Actor } from "./actors";
 
 const TOKEN_PREFIX = "vdt_";
 

@@ -1,17 +1,12 @@
 import "server-only";
 import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
-import { can, type Permission, type RoleName } from "@/lib/auth/permissions";
+import { can, type Permission } from "@/lib/auth/permissions";
 import { auth } from "./auth";
 import { db } from "./db";
+import { actorById, type Actor } from "./actors";
 
-/** The signed-in user as the domain layer sees them: roles read fresh from the database. */
-export interface Actor {
-  id: string;
-  email: string;
-  name: string;
-  roles: RoleName[];
-}
+export { actorById, type Actor };
 
 /**
  * The current actor, once per request. Roles come from the database, not the session token, so
@@ -27,15 +22,6 @@ export const currentActor = cache(async (): Promise<Actor | null> => {
   if (await prisma.revokedSession.findUnique({ where: { sid }, select: { sid: true } })) return null;
   return actorById(id, signedInAt);
 });
-
-/** The active user with this id; with `signedInAt`, only if the user's sessions were not all voided since. */
-export async function actorById(id: string, signedInAt?: number): Promise<Actor | null> {
-  const prisma = await db();
-  const user = await prisma.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true } });
-  if (!user?.active) return null;
-  if (signedInAt !== undefined && user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime()) return null;
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
-}
 
 /** For pages: a signed-out visitor goes to sign-in; a signed-in user without the permission gets the 403 page. */
 export async function requirePagePermission(permission: Permission, returnTo = "/"): Promise<Actor> {

@@ -1,35 +1,60 @@
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { verifyPassword } from "@/lib/server/passwords";
 import { unique } from "@/test/factories";
+import { verdict } from "./run-verdict";
 
-// The operator command runs against the test database (DATABASE_URL of this run).
-const verdict = (args: string[], env: Record<string, string> = {}, input?: string) =>
-  spawnSync(process.execPath, ["bin/verdict.mjs", ...args], { env: { ...process.env, ...env }, input, encoding: "utf8", timeout: 60_000 });
-
+// The operator command, spawned as `npx verdict user create` runs, against this run's test database.
 describe("verdict user create", () => {
-  it("creates the first admin with the password from stdin, audited with no actor", async () => {
-    const email = `${unique("admin")}@verdict.test`;
-    const result = verdict(["user", "create", "--email", email, "--name", "Olu Operator", "--roles", "admin"], { VERDICT_PASSWORD: "" }, "a-long-first-password\n");
+  it("creates an admin with the password from VERDICT_PASSWORD, audited with no actor", async () => {
+    const email = `${unique("first-admin")}@verdict.test`;
+    const result = await verdict(["user", "create", "--email", email.toUpperCase(), "--name", "Ada Admin", "--roles", "admin"], { env: { VERDICT_PASSWORD: "a-long-env-password" } });
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`Created ${email} (ADMIN).\n`);
+    expect(result.code).toBe(0);
     const prisma = await db();
-    const user = await prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true, roles: true, passwordHash: true } });
-    expect(user.roles).toEqual(["ADMIN"]);
-    expect(await verifyPassword(user.passwordHash, "a-long-first-password")).toBe(true);
+    const user = await prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true, roles: true, passwordHash: true, active: true } });
+    expect(user).toMatchObject({ roles: ["ADMIN"], active: true });
+    expect(await verifyPassword(user.passwordHash, "a-long-env-password")).toBe(true);
     const event = await prisma.auditEvent.findFirstOrThrow({ where: { entityId: user.id, action: "user.create" } });
     expect(event.actorId).toBeNull();
   });
 
-  it("refuses a short password and an unknown role, creating nothing", async () => {
+  it("reads the password from the first line of standard input when VERDICT_PASSWORD is unset", async () => {
+    const email = `${unique("admin")}@verdict.test`;
+    const result = await verdict(["user", "create", "--email", email, "--name", "Olu Operator", "--roles", "ADMIN,ANALYST"], { input: "a-long-first-password\nnot this line\n" });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const user = await (await db()).user.findUniqueOrThrow({ where: { email }, select: { roles: true, passwordHash: true } });
+    expect(user.roles).toEqual(["ADMIN", "ANALYST"]);
+    expect(await verifyPassword(user.passwordHash, "a-long-first-password")).toBe(true);
+  });
+
+  it("names the field of a bad email, a short password and an unknown role, creating nothing", async () => {
+    const env = { VERDICT_PASSWORD: "a-long-first-password" };
+    const badEmail = await verdict(["user", "create", "--email", "not-an-email", "--name", "X Y", "--roles", "ADMIN"], { env });
+    expect(badEmail.code).toBe(2);
+    expect(badEmail.stderr).toBe("verdict user create: email: Enter a valid email address.\n");
+    expect(badEmail.stdout).toBe("");
+
     const email = `${unique("bad")}@verdict.test`;
-    const short = verdict(["user", "create", "--email", email, "--name", "X Y", "--roles", "ADMIN"], { VERDICT_PASSWORD: "short" });
-    expect(short.status).toBe(2);
-    expect(short.stderr).toMatch(/password: Use at least 12 characters/);
-    const role = verdict(["user", "create", "--email", email, "--name", "X Y", "--roles", "OWNER"], { VERDICT_PASSWORD: "a-long-first-password" });
-    expect(role.status).toBe(2);
-    expect(role.stderr).toMatch(/roles/);
-    expect(await (await db()).user.count({ where: { email } })).toBe(0);
+    const short = await verdict(["user", "create", "--email", email, "--name", "X Y", "--roles", "ADMIN"], { env: { VERDICT_PASSWORD: "short" } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/^verdict user create: password: Use at least 12 characters/);
+    const role = await verdict(["user", "create", "--email", email, "--name", "X Y", "--roles", "OWNER"], { env });
+    expect(role.code).toBe(2);
+    expect(role.stderr).toMatch(/^verdict user create: roles\.0: /);
+    const prisma = await db();
+    expect(await prisma.user.count({ where: { email } })).toBe(0);
+    expect(await prisma.user.count({ where: { email: "not-an-email" } })).toBe(0);
+  });
+
+  it("refuses a second user with the same email (exit 1)", async () => {
+    const email = `${unique("twice")}@verdict.test`;
+    const env = { VERDICT_PASSWORD: "a-long-first-password" };
+    expect((await verdict(["user", "create", "--email", email, "--name", "One", "--roles", "ANALYST"], { env })).code).toBe(0);
+    const again = await verdict(["user", "create", "--email", email, "--name", "Two", "--roles", "ANALYST"], { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^verdict user create: /);
   });
 });
