@@ -1,13 +1,22 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import type { ParseIssue } from "../../lib/ingest/formats/types";
+import { readLabelledScores, type LabelledScores } from "../../lib/ingest/labelled-scores";
+import { detectTabularFormat, type TabularFormat } from "../../lib/ingest/records";
 import { evaluate, type EvaluateOptions } from "../../lib/metrics/evaluate";
-import { readItems, type Format } from "../read-items";
 
-export const HELP = `usage: verdict metrics --input FILE [options]
+export const HELP = `usage: verdict metrics --input FILE|- [options]
 
 Computes scikit-learn-exact metrics of labelled scores and prints one JSON object.
 
-  --input FILE        CSV (header with label, score; optional id) or JSONL with those keys
-  --format F          csv | jsonl (default: from the extension, else sniffed)
+  --input FILE        CSV (header with label, score; optional id), JSON Lines with those keys, or
+                      Parquet; "-" reads standard input. Read by the app's upload readers: the
+                      same column names, label and number rules, and line numbers.
+  --format F          csv | jsonl | parquet (default: from the extension, else sniffed)
   --threshold T       operating threshold, predict positive ⇔ score ≥ T (default 0.5)
   --prevalence P      deployment prevalence π in (0, 1): adds "reweighted"
   --cost-fn X         cost of a false negative  } both, with --prevalence: expected cost
@@ -16,10 +25,11 @@ Computes scikit-learn-exact metrics of labelled scores and prints one JSON objec
   --bootstrap B       stratified bootstrap resamples for 95% intervals (e.g. 1000)
   --seed S            bootstrap seed (default 0)
 
-Bad rows are reported on stderr with their line number; the exit code is then 1.
-Exit code 2: invalid options.`;
+Bad rows are reported on stderr as FILE:LINE: field: reason (FILE is <stdin> for "-"); the exit
+code is then 1. Exit code 2: invalid options.`;
 
 const MAX_REPORTED_ERRORS = 100;
+const STDIN = "-";
 
 class UsageError extends Error {}
 
@@ -30,7 +40,7 @@ function number(name: string, raw: string | undefined, check: (v: number) => boo
   return v;
 }
 
-export function parseOptions(argv: string[]): { input: string; format?: Format; options: EvaluateOptions } | "help" {
+export function parseOptions(argv: string[]): { input: string; format?: TabularFormat; options: EvaluateOptions } | "help" {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -49,8 +59,8 @@ export function parseOptions(argv: string[]): { input: string; format?: Format; 
     },
   });
   if (values.help) return "help";
-  if (!values.input) throw new UsageError("--input FILE is required");
-  if (values.format !== undefined && values.format !== "csv" && values.format !== "jsonl") throw new UsageError(`--format must be csv or jsonl`);
+  if (!values.input) throw new UsageError("--input FILE (or - for standard input) is required");
+  if (values.format !== undefined && !["csv", "jsonl", "parquet"].includes(values.format)) throw new UsageError(`--format must be csv, jsonl or parquet`);
   const options: EvaluateOptions = {
     threshold: number("threshold", values.threshold, () => true, "a finite number"),
     prevalence: number("prevalence", values.prevalence, (v) => v > 0 && v < 1, "a number in (0, 1)"),
@@ -62,7 +72,28 @@ export function parseOptions(argv: string[]): { input: string; format?: Format; 
   };
   if ((options.costFalseNegative === undefined) !== (options.costFalsePositive === undefined)) throw new UsageError("--cost-fn and --cost-fp go together");
   if (options.costFalseNegative !== undefined && options.prevalence === undefined) throw new UsageError("expected cost needs --prevalence");
-  return { input: values.input, format: values.format as Format | undefined, options };
+  return { input: values.input, format: values.format as TabularFormat | undefined, options };
+}
+
+/**
+ * Reads the input as an upload is read. Standard input is spooled to a temporary file first, as
+ * the app spools an upload: the readers stream from a file, sniff its first bytes for the format,
+ * and re-read it to locate invalid UTF-8.
+ */
+async function readInput(input: string, format: TabularFormat | undefined): Promise<LabelledScores> {
+  if (input !== STDIN) return readLabelledScores(input, await detectTabularFormat(input, path.basename(input), format), MAX_REPORTED_ERRORS);
+  const dir = await mkdtemp(path.join(tmpdir(), "verdict-metrics-"));
+  try {
+    const file = path.join(dir, "stdin");
+    await pipeline(process.stdin, createWriteStream(file));
+    return await readLabelledScores(file, await detectTabularFormat(file, "", format), MAX_REPORTED_ERRORS);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function describe(issue: ParseIssue): string {
+  return issue.value ? `${issue.reason} (got ${JSON.stringify(issue.value)})` : issue.reason;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -77,21 +108,18 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + "\n");
     return 0;
   }
-  let items;
+  const name = parsed.input === STDIN ? "<stdin>" : parsed.input;
+  let items: LabelledScores;
   try {
-    items = await readItems(parsed.input, parsed.format);
+    items = await readInput(parsed.input, parsed.format);
   } catch (error) {
-    process.stderr.write(`verdict metrics: cannot read ${parsed.input}: ${(error as Error).message}\n`);
+    process.stderr.write(`verdict metrics: cannot read ${name}: ${(error as Error).message}\n`);
     return 1;
   }
-  if (items.errors.length > 0) {
-    const shown = items.errors.slice(0, MAX_REPORTED_ERRORS).map((e) => `${parsed.input}:${e.line}: ${e.field}: ${e.message}`);
-    if (items.errors.length > MAX_REPORTED_ERRORS) shown.push(`… and ${items.errors.length - MAX_REPORTED_ERRORS} more errors`);
-    process.stderr.write(`verdict metrics: ${items.errors.length} bad row(s), nothing computed\n${shown.join("\n")}\n`);
-    return 1;
-  }
-  if (items.labels.length === 0) {
-    process.stderr.write(`verdict metrics: ${parsed.input} has no items\n`);
+  if (items.issueCount > 0) {
+    const shown = items.issues.map((e) => `${name}:${e.line ?? 1}: ${e.field}: ${describe(e)}`);
+    if (items.issueCount > items.issues.length) shown.push(`… and ${items.issueCount - items.issues.length} more errors`);
+    process.stderr.write(`verdict metrics: ${items.issueCount} problem(s) in ${name}, nothing computed\n${shown.join("\n")}\n`);
     return 1;
   }
   const report = evaluate(items.labels, items.scores, parsed.options);

@@ -93,18 +93,23 @@ function numberText(raw: string): number | null | string {
   return Number.isFinite(Number(t)) ? Number(t) : "not a finite number (overflow)";
 }
 
-/** 0/1, true/false, or a class name through the mapping; empty/null is absent. */
-export function readLabel(raw: unknown, mapping: LabelMapping): Read<boolean | null> {
+/**
+ * 0/1, true/false, or a class name through the mapping; empty/null is absent. Without a mapping
+ * (`verdict metrics`, which knows no decision) only 0/1 and true/false are labels.
+ */
+export function readLabel(raw: unknown, mapping: LabelMapping | null): Read<boolean | null> {
+  const notALabel = mapping ? "not 0/1, true/false or a mapped class name" : "not 0/1 or true/false";
   if (raw === undefined || raw === null) return { ok: true, value: null };
   if (typeof raw === "boolean") return { ok: true, value: raw };
-  if (typeof raw === "number") return raw === 1 || raw === 0 ? { ok: true, value: raw === 1 } : { ok: false, reason: "not 0/1, true/false or a mapped class name" };
-  if (typeof raw !== "string") return { ok: false, reason: "not 0/1, true/false or a mapped class name" };
+  if (typeof raw === "number") return raw === 1 || raw === 0 ? { ok: true, value: raw === 1 } : { ok: false, reason: notALabel };
+  if (typeof raw !== "string") return { ok: false, reason: notALabel };
   if (raw === "1") return TRUE;
   if (raw === "0") return FALSE;
   const t = raw.trim().toLowerCase();
   if (t === "") return { ok: true, value: null };
   if (t === "1" || t === "true" || t === "1.0") return { ok: true, value: true };
   if (t === "0" || t === "false" || t === "0.0") return { ok: true, value: false };
+  if (!mapping) return { ok: false, reason: notALabel };
   if (t === mapping.positiveClass.trim().toLowerCase()) return { ok: true, value: true };
   if (mapping.negativeLabels?.some((n) => n.trim().toLowerCase() === t)) return { ok: true, value: false };
   const negatives = mapping.negativeLabels?.length ? `negative: ${mapping.negativeLabels.map((n) => `"${n}"`).join(", ")}` : "no negative class names given";

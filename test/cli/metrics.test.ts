@@ -1,29 +1,44 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { loadSklearnFixtures } from "../test/fixtures/sklearn/load";
+import type { ParseIssue } from "@/lib/ingest/formats/types";
+import { readDatasetRow, resolveDatasetColumns } from "@/lib/ingest/evidence-rows";
+import { typedRows } from "@/lib/ingest/typed-rows";
+import { loadSklearnFixtures } from "../fixtures/sklearn/load";
+import { root, verdict } from "./run-verdict";
 
-const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.join(root, "test/fixtures/cli");
 const run = promisify(execFile);
+const dir = mkdtempSync(path.join(tmpdir(), "verdict-cli-metrics-"));
+const write = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
 
-/** Run the real command line (bin/verdict.mjs → cli/verdict.ts), from another working directory. */
-async function verdict(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(root, "bin/verdict.mjs"), ...args], { cwd: tmpdir(), maxBuffer: 64 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+const cli = (...args: string[]) => verdict(args);
+
+/** What a dataset upload reports for the file (lib/ingest's row walk with the dataset rules). */
+async function uploadIssues(file: string): Promise<ParseIssue[]> {
+  const issues: ParseIssue[] = [];
+  const state = { rows: 0, issues: { add: (...i: ParseIssue[]) => issues.push(...i), get failed() { return issues.length > 0; } } };
+  const mapping = { positiveClass: "violating" };
+  const rules = {
+    resolve(columns: string[], line: number) {
+      const r = resolveDatasetColumns(columns, {}, line);
+      return r.ok ? { ok: true as const, read: (values: Record<string, unknown>, l: number) => readDatasetRow(values, r.cols, mapping, l) } : r;
+    },
+  };
+  for await (const batch of typedRows(file, "csv", rules, state)) void batch;
+  return issues;
 }
 
 describe("verdict metrics", () => {
   it("reads CSV with a BOM, CRLF, quoted commas and newlines", async () => {
-    const { code, stdout } = await verdict("metrics", "--input", path.join(fixtures, "good.csv"), "--curve");
+    const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "good.csv"), "--curve");
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(out).toMatchObject({ n: 4, positives: 2, negatives: 2 });
@@ -36,35 +51,87 @@ describe("verdict metrics", () => {
   });
 
   it("reads JSONL and keeps distinct doubles that print alike apart", async () => {
-    const { code, stdout } = await verdict("metrics", "--input", path.join(fixtures, "good.jsonl"), "--curve");
+    const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "good.jsonl"), "--curve");
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(out.curve.thresholds).toEqual([0, 0.3, 0.30000000000000004, 0.9]);
   });
 
   it("reports every bad CSV row with its line number and exits non-zero", async () => {
-    const { code, stdout, stderr } = await verdict("metrics", "--input", path.join(fixtures, "bad.csv"));
+    const { code, stdout, stderr } = await cli("metrics", "--input", path.join(fixtures, "bad.csv"));
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    for (const line of [3, 4, 5, 6, 7, 9]) expect(stderr).toContain(`bad.csv:${line}:`);
-    expect(stderr).not.toContain("bad.csv:2:");
-    expect(stderr).not.toContain("bad.csv:8:"); // "true" is a valid label
+    const file = path.join(fixtures, "bad.csv");
+    // Line 8's "true" is a valid label; line 7's missing field is the upload's row error.
+    expect(stderr.split("\n")).toEqual([
+      `verdict metrics: 6 problem(s) in ${file}, nothing computed`,
+      `${file}:3: label: not 0/1 or true/false (got "2")`,
+      `${file}:4: score: not a number (got "abc")`,
+      `${file}:5: score: missing score`,
+      `${file}:6: score: not a finite number (overflow) (got "1e999")`,
+      `${file}:7: (row): has 2 fields, the header has 3 (got "2 fields")`,
+      `${file}:9: score: not a number (got "0x10")`,
+      "",
+    ]);
+  });
+
+  it("names the line an upload names after a CRLF inside a quoted field (line 4, not csv-parse's 5)", async () => {
+    const file = write("crlf-in-quotes.csv", 'id,label,score\r\n"a\r\nquoted",1,0.9\r\nb,2,0.5\r\nc,0,0.1\r\n');
+    const { code, stdout, stderr } = await cli("metrics", "--input", file);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`\n${file}:4: label: not 0/1 or true/false (got "2")\n`);
+    expect((await uploadIssues(file)).map((i) => [i.line, i.field])).toEqual([[4, "label"]]);
+  });
+
+  it("rejects the labels 1.00, +1 and 1e0, as an upload does, and accepts 1.0, TRUE, 0", async () => {
+    const file = write("number-labels.csv", "id,label,score\na,1.00,0.5\nb,+1,0.2\nc,1e0,0.3\nd,1.0,0.9\ne,TRUE,0.8\nf,0,0.1\n");
+    const { code, stderr } = await cli("metrics", "--input", file);
+    expect(code).toBe(1);
+    expect(stderr.split("\n").slice(1, -1)).toEqual([
+      `${file}:2: label: not 0/1 or true/false (got "1.00")`,
+      `${file}:3: label: not 0/1 or true/false (got "+1")`,
+      `${file}:4: label: not 0/1 or true/false (got "1e0")`,
+    ]);
+    expect((await uploadIssues(file)).map((i) => [i.line, i.field, i.value])).toEqual([
+      [2, "label", "1.00"],
+      [3, "label", "+1"],
+      [4, "label", "1e0"],
+    ]);
+  });
+
+  it("reads standard input with --input -: the same JSON as the file, errors named <stdin>", async () => {
+    for (const name of ["good.csv", "good.jsonl"]) {
+      const file = path.join(fixtures, name);
+      const fromFile = await cli("metrics", "--input", file, "--curve", "--prevalence", "0.1");
+      const fromStdin = await verdict(["metrics", "--input", "-", "--curve", "--prevalence", "0.1"], { input: readFileSync(file) });
+      expect(fromStdin.stderr, name).toBe("");
+      expect(fromStdin.code, name).toBe(0);
+      expect(fromStdin.stdout, name).toBe(fromFile.stdout);
+    }
+    const bad = await verdict(["metrics", "--input", "-"], { input: readFileSync(path.join(fixtures, "bad.jsonl")) });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^verdict metrics: 4 problem\(s\) in <stdin>, nothing computed\n<stdin>:4: \(row\): not valid JSON/);
+    expect(bad.stderr).toContain("\n<stdin>:6: label: not 0/1 or true/false (got \"yes\")\n");
+    const empty = await verdict(["metrics", "--input", "-"], { input: "" });
+    expect(empty.stderr).toContain("<stdin>:1: (file): empty file");
+    expect(empty.code).toBe(1);
   });
 
   it("reports bad JSONL rows, a missing column and invalid UTF-8", async () => {
-    const jsonl = await verdict("metrics", "--input", path.join(fixtures, "bad.jsonl"));
+    const jsonl = await cli("metrics", "--input", path.join(fixtures, "bad.jsonl"));
     expect(jsonl.code).toBe(1);
     for (const line of [4, 5, 6, 7]) expect(jsonl.stderr).toContain(`bad.jsonl:${line}:`);
-    const header = await verdict("metrics", "--input", path.join(fixtures, "no-label-column.csv"));
+    const header = await cli("metrics", "--input", path.join(fixtures, "no-label-column.csv"));
     expect(header.code).toBe(1);
-    expect(header.stderr).toContain("lacks column label");
-    const utf8 = await verdict("metrics", "--input", path.join(fixtures, "invalid-utf8.csv"));
+    expect(header.stderr).toContain("no-label-column.csv:1: (header): no gold label column");
+    const utf8 = await cli("metrics", "--input", path.join(fixtures, "invalid-utf8.csv"));
     expect(utf8.code).toBe(1);
-    expect(utf8.stderr).toContain("invalid-utf8.csv:3: file: invalid UTF-8");
+    expect(utf8.stderr).toContain("invalid-utf8.csv:3: (file): not valid UTF-8");
   });
 
   it("prints null with a reason for metrics scikit-learn cannot define", async () => {
-    const { code, stdout } = await verdict("metrics", "--input", path.join(fixtures, "no-positives.csv"), "--curve", "--prevalence", "0.1", "--bootstrap", "10");
+    const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "no-positives.csv"), "--curve", "--prevalence", "0.1", "--bootstrap", "10");
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     for (const key of ["averagePrecision", "rocAuc", "prAucTrapezoid", "logLoss", "atThreshold.recall", "curve.recall", "reweighted.averagePrecision", "intervals.rocAuc"]) {
@@ -74,22 +141,25 @@ describe("verdict metrics", () => {
     }
   });
 
-  it("runs as `npx verdict` in the project", async () => {
+  it("runs as `npx verdict` in the project, and from any working directory", async () => {
     const { stdout } = await run("npx", ["--no-install", "verdict", "metrics", "--input", "test/fixtures/cli/good.csv"], { cwd: root });
     expect(JSON.parse(stdout).rocAuc).toBe(0.75);
+    const elsewhere = await verdict(["metrics", "--input", path.relative(dir, path.join(fixtures, "good.csv"))], { cwd: dir });
+    expect(JSON.parse(elsewhere.stdout).rocAuc).toBe(0.75);
   });
 
   it("rejects invalid options with exit code 2", async () => {
-    expect((await verdict("metrics")).code).toBe(2);
-    expect((await verdict("metrics", "--input", "x.csv", "--prevalence", "1.5")).code).toBe(2);
-    expect((await verdict("metrics", "--input", "x.csv", "--cost-fn", "1")).code).toBe(2);
-    expect((await verdict("nonsense")).code).toBe(2);
+    expect((await cli("metrics")).code).toBe(2);
+    expect((await cli("metrics", "--input", "x.csv", "--prevalence", "1.5")).code).toBe(2);
+    expect((await cli("metrics", "--input", "x.csv", "--cost-fn", "1")).code).toBe(2);
+    expect((await cli("metrics", "--input", "x.csv", "--format", "xml")).code).toBe(2);
+    expect((await cli("nonsense")).code).toBe(2);
   });
 
   it("is deterministic for a seed and prints costs at π", async () => {
     const args = ["metrics", "--input", path.join(fixtures, "good.csv"), "--prevalence", "0.1", "--cost-fn", "10", "--cost-fp", "1", "--bootstrap", "50", "--seed", "9"];
-    const a = JSON.parse((await verdict(...args)).stdout);
-    const b = JSON.parse((await verdict(...args)).stdout);
+    const a = JSON.parse((await cli(...args)).stdout);
+    const b = JSON.parse((await cli(...args)).stdout);
     expect(a).toEqual(b);
     // At t = 0.5: TPR = ½, FPR = ½ → 1000·(0.1·½·10 + 0.9·½·1) = 950; at t = 0.4: TPR 1, FPR ½ → 450.
     expect(a.reweighted).toEqual({ prevalence: 0.1, averagePrecision: a.reweighted.averagePrecision, precision: 0.1, recall: 0.5, expectedCostPer1k: 950, costOptimalThreshold: 0.4, costOptimalExpectedCostPer1k: 450 });
@@ -102,7 +172,7 @@ describe("verdict metrics", () => {
       const file = path.join(dir, `${c.name}.csv`);
       // repr-style shortest round-trip doubles, as Python's csv writer would print them
       writeFileSync(file, "label,score\n" + c.labels.map((y, i) => `${y},${c.scores![i]}`).join("\n") + "\n");
-      const { code, stdout } = await verdict("metrics", "--input", file, "--curve", "--threshold", String(c.thresholds[0]));
+      const { code, stdout } = await cli("metrics", "--input", file, "--curve", "--threshold", String(c.thresholds[0]));
       expect(code, c.name).toBe(0);
       const out = JSON.parse(stdout);
       const e = c.expected;

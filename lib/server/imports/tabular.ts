@@ -1,6 +1,6 @@
 import "server-only";
-import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent, type TabularFormat } from "@/lib/ingest/records";
-import type { ParseIssue } from "@/lib/ingest/formats/types";
+import type { TabularFormat } from "@/lib/ingest/records";
+import { typedRows as ingestTypedRows, type RowRules, type RowStream, type Typed } from "@/lib/ingest/typed-rows";
 import { csvRow } from "@/lib/db/bulk-copy";
 import type { RawTx } from "../raw-tx";
 import { ChunkBuffer, Issues } from "./common";
@@ -12,85 +12,22 @@ import { tooLarge } from "./files";
  * but reading goes on to count every problem. Duplicate ids are caught by the table's primary
  * key during COPY; `duplicateReport` then finds every duplicate with its lines.
  */
-export interface RowSpec<R> {
-  /** Resolves columns from the header (CSV) or the first record (JSON Lines); issues reject the file. */
-  resolve(columns: string[], line: number): { ok: true; read: (values: Record<string, unknown>, line: number) => { ok: true; row: R } | { ok: false; issues: ParseIssue[] } } | { ok: false; issues: ParseIssue[] };
+export interface RowSpec<R> extends RowRules<R> {
   /** The CSV fields of one row, in the COPY column order. */
   toCsv(row: R): string;
   itemId(row: R): string;
   onRow?(row: R): void;
 }
 
-export interface StreamState {
+export interface StreamState extends RowStream {
   issues: Issues;
-  rows: number;
-  /** Called after each batch of rows (progress for the browser). */
-  onProgress?: (rows: number) => void;
 }
 
-function batches(file: string, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
-  return format === "csv" ? readCsvBatches(file) : format === "parquet" ? readParquetBatches(file) : readJsonlBatches(file);
-}
+export type { Typed };
 
-export type Typed<R> = { row: R; line: number };
-
-/** Typed rows with their lines, in batches; issues go to `state.issues`. */
-export async function* typedRows<R>(file: string, format: TabularFormat, spec: RowSpec<R>, state: StreamState, maxRows: number): AsyncGenerator<Typed<R>[]> {
-  let read: ((values: Record<string, unknown>, line: number) => { ok: true; row: R } | { ok: false; issues: ParseIssue[] }) | null = null;
-  let headerFailed = false;
-  let sawHeader = false;
-  let stop = false;
-  for await (const events of batches(file, format)) {
-    const out: Typed<R>[] = [];
-    for (const ev of events) {
-      if (ev.kind === "file-error") {
-        state.issues.add(ev.issue);
-        stop = true;
-        break;
-      }
-      if (ev.kind === "row-error") {
-        state.rows++;
-        state.issues.add(ev.issue);
-        continue;
-      }
-      if (ev.kind === "header") {
-        sawHeader = true;
-        const resolved = spec.resolve(ev.columns, ev.line);
-        if (resolved.ok) read = resolved.read;
-        else {
-          headerFailed = true;
-          state.issues.add(...resolved.issues);
-        }
-        continue;
-      }
-      if (headerFailed) {
-        stop = true; // a wrong header: the report names the header, not every row
-        break;
-      }
-      if (!read) {
-        sawHeader = true;
-        const resolved = spec.resolve(Object.keys(ev.values), ev.line);
-        if (!resolved.ok) {
-          headerFailed = true;
-          state.issues.add(...resolved.issues);
-          stop = true;
-          break;
-        }
-        read = resolved.read;
-      }
-      state.rows++;
-      if (state.rows > maxRows) throw tooLarge("its row count", maxRows, "rows");
-      const result = read(ev.values, ev.line);
-      if (!result.ok) state.issues.add(...result.issues);
-      else out.push({ row: result.row, line: ev.line });
-    }
-    state.onProgress?.(state.rows);
-    if (out.length) yield out;
-    if (stop) break;
-  }
-  if (!state.issues.failed && (!sawHeader || state.rows === 0)) {
-    state.issues.add({ line: 1, field: "(file)", reason: sawHeader ? "no data rows" : "empty file" });
-  }
+/** Typed rows with their lines, in batches (lib/ingest's walk); issues go to `state.issues`; more than `maxRows` rows is a 413. */
+export function typedRows<R>(file: string, format: TabularFormat, spec: RowSpec<R>, state: StreamState, maxRows: number): AsyncGenerator<Typed<R>[]> {
+  return ingestTypedRows(file, format, spec, state, { rows: maxRows, error: () => tooLarge("its row count", maxRows, "rows") });
 }
 
 /** CSV chunks of valid rows for COPY, prefixed by the parent key; stops sending after the first issue. */
