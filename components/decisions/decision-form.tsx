@@ -6,7 +6,7 @@ import { decisionParametersSchema, type DecisionParameters } from "@/lib/schemas
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import { validateForm } from "./client-validation";
 
-type Field = { name: keyof DecisionParameters; label: string; type?: "number" | "text" | "textarea"; step?: string; hint?: string };
+type Field = { name: keyof DecisionParameters; label: string; type?: "number" | "text" | "textarea"; step?: string; hint?: string; required?: boolean };
 
 const FIELDS: Field[] = [
   { name: "title", label: "Title" },
@@ -27,8 +27,20 @@ const FIELDS: Field[] = [
   { name: "quorum", label: "Quorum of approvers", type: "number", step: "1" },
 ];
 
-/** The task parameters, validated in the browser with the server's own schema. */
-export function DecisionForm({ decisionId, values, action }: { decisionId: string; values: Record<string, string | number | null>; action: (s: ActionState, f: FormData) => Promise<ActionState> }) {
+export type DecisionFormValues = Partial<Record<keyof DecisionParameters, string | number | null>>;
+
+/**
+ * The task parameters, validated in the browser with the server's own schema: the edit form (with
+ * `decisionId`) and the new-decision form (with `copyFrom`, the decision its values came from).
+ */
+export function DecisionForm({ decisionId, copyFrom, values, action, submitLabel = "Save the task parameters", disabled = false }: {
+  decisionId?: string;
+  copyFrom?: string;
+  values: DecisionFormValues;
+  action: (s: ActionState, f: FormData) => Promise<ActionState>;
+  submitLabel?: string;
+  disabled?: boolean;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
   const errors = clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined);
@@ -43,14 +55,15 @@ export function DecisionForm({ decisionId, values, action }: { decisionId: strin
         if (found) e.preventDefault();
       }}
     >
-      <input type="hidden" name="decisionId" value={decisionId} />
+      {decisionId && <input type="hidden" name="decisionId" value={decisionId} />}
+      {copyFrom && <input type="hidden" name="copyFrom" value={copyFrom} />}
       {FIELDS.map((f) => (
         <label key={f.name} className={f.type === "textarea" ? "wide" : undefined}>
           {f.label}
           {f.type === "textarea" ? (
             <textarea name={f.name} defaultValue={String(values[f.name] ?? "")} rows={3} aria-invalid={!!errors?.[f.name]} />
           ) : (
-            <input name={f.name} type={f.type ?? "text"} step={f.step} defaultValue={values[f.name] === null ? "" : String(values[f.name] ?? "")} aria-invalid={!!errors?.[f.name]} />
+            <input name={f.name} type={f.type ?? "text"} step={f.step} defaultValue={values[f.name] === null ? "" : String(values[f.name] ?? "")} aria-invalid={!!errors?.[f.name]} required={f.required} />
           )}
           {f.hint && <small className="muted">{f.hint}</small>}
           <FieldError errors={errors?.[f.name]} />
@@ -58,7 +71,7 @@ export function DecisionForm({ decisionId, values, action }: { decisionId: strin
       ))}
       <div className="wide">
         <FormMessage state={clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state} />
-        <button type="submit" disabled={pending}>{pending ? "Saving and recomputing…" : "Save the task parameters"}</button>
+        <button type="submit" disabled={pending || disabled}>{pending ? "Saving…" : submitLabel}</button>
       </div>
     </form>
   );

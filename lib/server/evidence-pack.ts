@@ -141,6 +141,13 @@ export async function getPackComparisons(actor: Actor, decisionId: string) {
   return comparisonsOf(decisionId);
 }
 
+/** How many of the decision's runs are waiting for or in their metrics job: the pack says "recomputing" meanwhile. */
+export async function countComputingRuns(actor: Actor, decisionId: string): Promise<number> {
+  check(actor);
+  const prisma = await db();
+  return prisma.evalRun.count({ where: { decisionId, status: { in: ["PENDING", "RUNNING"] } } });
+}
+
 /** The whole pack's data (exports, the across-stages section). */
 export async function getPackData(actor: Actor, decisionId: string): Promise<PackData> {
   check(actor);

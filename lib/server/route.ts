@@ -52,6 +52,39 @@ export function apiRoute<P = Record<string, string>>(
   };
 }
 
+/** JSON bodies of the API are small (a decision, a shortlist, an answer): larger ones are refused unread. */
+export const MAX_JSON_BODY_BYTES = 1 << 20;
+
+/**
+ * The request's JSON body: 413 beyond MAX_JSON_BODY_BYTES (by Content-Length before reading, and
+ * while reading for a chunked body), 422 when it is not JSON.
+ */
+export async function readJsonBody(req: NextRequest): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The JSON body is larger than ${MAX_JSON_BODY_BYTES / 1024} KiB.`);
+  if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    throw new AppError("VALIDATION", "The body must be JSON.");
+  }
+}
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.status });

@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/evidence/stages";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
-import { getPackData, getPackDecision } from "@/lib/server/evidence-pack";
+import { countComputingRuns, getPackData, getPackDecision } from "@/lib/server/evidence-pack";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission, type Actor } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
@@ -32,6 +32,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const base = `/decisions/${encodeURIComponent(id)}`;
+  const computing = await countComputingRuns(actor, id);
   const sections = {
     leaderboard: <ScoresSection actor={actor} decisionId={id} stage="LEADERBOARD" />,
     preference: <ScoresSection actor={actor} decisionId={id} stage="PREFERENCE" />,
@@ -47,6 +48,12 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
       </p>
       <h1 id="decision-title">{decision.title}</h1>
       {decision.description && <p>{decision.description}</p>}
+      {decision.archivedAt && <p className="message-error" role="note">This decision is archived: it is kept with its evidence and signatures, and is read-only.</p>}
+      {computing > 0 && (
+        <p className="message-warn" role="status" data-recomputing>
+          Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for the current parameters. Figures below may be missing or stale until then, and the decision cannot be submitted. Reload to see them.
+        </p>
+      )}
       <nav aria-label="Decision" className="pack-actions no-print">
         <Link href={`${base}/evidence`}>Evidence uploads</Link>
         <Link href={`${base}/review`}>Review &amp; sign-off</Link>

@@ -1,4 +1,5 @@
 import { can } from "@/lib/auth/permissions";
+import { isEditable } from "@/lib/decisions/editable";
 import { candidateStyles } from "@/lib/charts/palette";
 import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
 import { acrossStages } from "@/lib/evidence/evidence-pack";
@@ -59,7 +60,7 @@ export async function StressSection({ actor, decisionId }: Props) {
       warnings: m.warnings,
     }];
   });
-  const editable = can(actor, "decision.edit") && (decision.status === "DRAFT" || decision.status === "CHANGES_REQUESTED");
+  const editable = can(actor, "decision.edit") && isEditable(decision);
   return (
     <StressStage
       candidates={stress}

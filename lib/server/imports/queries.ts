@@ -42,6 +42,8 @@ export async function getEvidenceOverview(actor: Actor, decisionId: string) {
       id: true,
       title: true,
       status: true,
+      archivedAt: true,
+      evaluationDatasetVersionId: true,
       positiveClass: true,
       candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true } },
       datasets: {
@@ -56,7 +58,7 @@ export async function getEvidenceOverview(actor: Actor, decisionId: string) {
       evalRuns: {
         orderBy: { id: "desc" },
         take: 50,
-        select: { id: true, status: true, progress: true, itemCount: true, missingCount: true, candidate: { select: { name: true } }, datasetVersion: { select: { version: true, dataset: { select: { name: true } } } } },
+        select: { id: true, status: true, progress: true, itemCount: true, missingCount: true, candidate: { select: { name: true } }, datasetVersion: { select: { id: true, version: true, dataset: { select: { name: true } } } } },
       },
     },
   });

@@ -1,4 +1,6 @@
 import "server-only";
+import { isEditable } from "@/lib/decisions/editable";
+import { submissionProblems } from "./submission-check";
 import { can } from "@/lib/auth/permissions";
 import type { Gate } from "@/lib/evidence/gates";
 import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
@@ -20,10 +22,10 @@ export async function getReviewState(actor: Actor, decisionId: string) {
   const prisma = await db();
   const decision = await prisma.decision.findUnique({
     where: { id: decisionId },
-    select: { id: true, title: true, status: true, quorum: true, candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, provider: true } } },
+    select: { id: true, title: true, status: true, archivedAt: true, quorum: true, candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, provider: true } } },
   });
   if (!decision) throw notFoundError("The decision");
-  const [revisions, signatures, comments, transitions, ownImport, live] = await Promise.all([
+  const [revisions, signatures, comments, transitions, ownImport, live, missing] = await Promise.all([
     prisma.packRevision.findMany({ where: { decisionId }, orderBy: { number: "asc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true, supersededAt: true, createdBy: { select: { name: true } } } }),
     prisma.signature.findMany({
       where: { decisionId },
@@ -34,6 +36,8 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     prisma.auditEvent.findMany({ where: { decisionId, action: "decision.transition" }, orderBy: { id: "asc" }, select: { id: true, actorId: true, before: true, after: true, createdAt: true } }),
     prisma.import.findFirst({ where: { importedById: actor.id, decisionId }, select: { id: true } }),
     prisma.$transaction((tx) => buildPack(tx, decisionId)),
+    // What a draft still lacks before it can be submitted, listed before the submit button.
+    isEditable(decision) ? prisma.$transaction((tx) => submissionProblems(tx, decisionId)) : Promise.resolve([] as string[]),
   ]);
 
   const latest = revisions[revisions.length - 1] ?? null;
@@ -66,6 +70,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     gates: pack.results?.gates ?? {},
     history: transitions.map((t) => ({ id: t.id.toString(), by: t.actorId ? (names.get(t.actorId) ?? t.actorId) : "system", at: t.createdAt, before: t.before as { status?: string } | null, after: t.after as { status?: string; reason?: string } | null })),
     actorImportedEvidence: ownImport !== null,
+    missing,
   };
 }
 

@@ -8,6 +8,8 @@ import { AppError } from "@/lib/server/errors";
 import { UploadPanel, type UploadContext } from "@/components/uploads/upload-panel";
 import { formatBytes } from "@/components/uploads/format";
 import { formatDateTime } from "@/components/settings/format";
+import { frozenReason } from "@/lib/decisions/editable";
+import { datasetVersionLabel } from "@/lib/decisions/labels";
 
 export const metadata: Metadata = { title: "Evidence uploads" };
 
@@ -25,10 +27,11 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
     decisionId: overview.id,
     positiveClass: overview.positiveClass,
     candidates: overview.candidates,
-    datasetVersions: overview.datasets.flatMap((d) => d.versions.map((v) => ({ id: v.id, label: `${d.name} v${v.version} (${v.itemCount.toLocaleString("en-US")} items, ${v.positiveCount.toLocaleString("en-US")} positive)` }))),
+    datasetVersions: overview.datasets.flatMap((d) => d.versions.map((v) => ({ id: v.id, label: `${datasetVersionLabel(d.name, v)}${v.id === overview.evaluationDatasetVersionId ? " — the evaluation version" : ""}` }))),
   };
-  const frozen = overview.status === "IN_REVIEW" || overview.status === "APPROVED" || overview.status === "REJECTED";
+  const frozen = frozenReason(overview);
   const mayImport = can(actor, "evidence.import") && !frozen;
+  const evaluation = overview.datasets.flatMap((d) => d.versions.filter((v) => v.id === overview.evaluationDatasetVersionId).map((v) => datasetVersionLabel(d.name, v)))[0];
   return (
     <>
       <p><Link href={`/decisions/${overview.id}`}>← {overview.title}</Link></p>
@@ -37,7 +40,11 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
         Every file is validated row by row: a file with any problem is rejected whole and nothing changes. The original bytes (or, above 10 MB,
         their SHA-256 and size) are kept with who imported them and when; uploading the same bytes again changes nothing.
       </p>
-      {frozen && <p className="message-error">This decision is {overview.status.toLowerCase().replace("_", " ")}: its evidence is frozen.</p>}
+      {frozen && <p className="message-error">{frozen}</p>}
+      <p>
+        {evaluation ? <>The pack is evaluated on <strong>{evaluation}</strong>; runs on other versions are listed apart and never compared with it.</> : "No dataset yet: the first dataset uploaded becomes the version the pack is evaluated on."}
+        {can(actor, "decision.edit") && evaluation && <> <Link href={`/decisions/${overview.id}/edit#dataset-heading`}>Choose another version</Link></>}
+      </p>
       {mayImport && (
         <>
           <UploadPanel
@@ -78,7 +85,7 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
               <tr key={r.id}>
                 <td>#{r.id}</td>
                 <td>{r.candidate.name}</td>
-                <td>{r.datasetVersion.dataset.name} v{r.datasetVersion.version}</td>
+                <td>{r.datasetVersion.dataset.name} v{r.datasetVersion.version}{r.datasetVersion.id !== overview.evaluationDatasetVersionId && <span className="muted"> (another version: not in the pack)</span>}</td>
                 <td>{r.status.toLowerCase()}{r.status === "RUNNING" && ` (${Math.round(r.progress * 100)}%)`}</td>
                 <td className="figure">{r.itemCount.toLocaleString("en-US")}</td>
                 <td className="figure">{r.missingCount.toLocaleString("en-US")}</td>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { can } from "@/lib/auth/permissions";
+import { isEditable } from "@/lib/decisions/editable";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission } from "@/lib/server/session";
 import { getReviewState } from "@/lib/server/signoff/review-state";
@@ -38,7 +39,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   ];
   const signed = new Set(state.signatures.filter((s) => !s.superseded).map((s) => `${s.signerId}:${s.meaning === "REVIEW" ? "R" : "A"}`));
   const openMeanings = meanings.filter((m) => !signed.has(`${actor.id}:${m === "REVIEW" ? "R" : "A"}`));
-  const canSubmit = can(actor, "decision.submit") && (status === "DRAFT" || status === "CHANGES_REQUESTED" || ((status === "APPROVED" || status === "REJECTED") && state.evidenceChanged));
+  const canSubmit = can(actor, "decision.submit") && (isEditable(decision) || (!decision.archivedAt && (status === "APPROVED" || status === "REJECTED") && state.evidenceChanged));
   const approvals = new Map<string, number>();
   for (const s of state.signatures) if (s.meaning === "APPROVAL" && !s.superseded && s.candidate) approvals.set(s.candidate.name, (approvals.get(s.candidate.name) ?? 0) + 1);
 
@@ -69,7 +70,13 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
           Quorum: {decision.quorum} distinct approvers approving the same candidate on the same revision.
           {approvals.size > 0 && ` Approvals on the current revision: ${[...approvals].map(([name, n]) => `${name} ${n}/${decision.quorum}`).join(", ")}.`}
         </p>
-        {canSubmit && <ActionForm action={submitAction} decisionId={id} label={status === "DRAFT" || status === "CHANGES_REQUESTED" ? "Submit for review" : "Submit the changed evidence for review"} />}
+        {canSubmit && state.missing.length > 0 && (
+          <div className="message-error" role="note">
+            <p>Before this decision can be submitted:</p>
+            <ul>{state.missing.map((m) => <li key={m}>{m}</li>)}</ul>
+          </div>
+        )}
+        {canSubmit && <ActionForm action={submitAction} decisionId={id} label={isEditable(decision) ? "Submit for review" : "Submit the changed evidence for review"} />}
         {can(actor, "decision.submit") && status === "CHANGES_REQUESTED" && <ActionForm action={reopenAction} decisionId={id} label="Back to draft" secondary />}
         {status === "IN_REVIEW" && latestRevision && openMeanings.length > 0 && (
           <>

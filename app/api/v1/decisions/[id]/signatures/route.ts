@@ -1,6 +1,5 @@
 import { signSchema } from "@/lib/schemas/signoff";
-import { AppError } from "@/lib/server/errors";
-import { apiRoute } from "@/lib/server/route";
+import { apiRoute, readJsonBody } from "@/lib/server/route";
 import { signPack } from "@/lib/server/signoff/sign-pack";
 import { getReviewState } from "@/lib/server/signoff/review-state";
 
@@ -14,9 +13,7 @@ export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) =
 
 /** Sign (review, approval, rejection); the password is re-entered in the body. Permission by meaning, in signPack. */
 export const POST = apiRoute<Params>("decision.read", async ({ actor, params, req, request }) => {
-  const body: unknown = await req.json().catch(() => {
-    throw new AppError("VALIDATION", "The body must be JSON.");
-  });
+  const body = await readJsonBody(req);
   const input = signSchema.parse(body);
   const result = await signPack(actor, params.id, input, request);
   return Response.json(result, { status: 201 });

@@ -1,6 +1,5 @@
 import { transitionSchema } from "@/lib/schemas/signoff";
-import { AppError } from "@/lib/server/errors";
-import { apiRoute } from "@/lib/server/route";
+import { apiRoute, readJsonBody } from "@/lib/server/route";
 import { submitForReview } from "@/lib/server/signoff/submit-for-review";
 import { requestChanges } from "@/lib/server/signoff/request-changes";
 import { reopenDraft } from "@/lib/server/signoff/reopen-draft";
@@ -9,9 +8,7 @@ type Params = { id: string };
 
 /** { action: "submit" | "request_changes" | "reopen", reason? } — each use case checks its own role and state. */
 export const POST = apiRoute<Params>("decision.read", async ({ actor, params, req, request }) => {
-  const body: unknown = await req.json().catch(() => {
-    throw new AppError("VALIDATION", "The body must be JSON.");
-  });
+  const body = await readJsonBody(req);
   const { action, reason } = transitionSchema.parse(body);
   if (action === "submit") {
     const revision = await submitForReview(actor, params.id, request);
