@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // e2e against the production build, on a fresh database on the PostgreSQL server, in Debian's
 // Chromium (downloads of Playwright's own browsers are not possible here).
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+// The production journey's own server: `npm start` on an empty database, no demo (see scripts/e2e-production-server.ts).
+const PRODUCTION_PORT = Number(process.env.E2E_PRODUCTION_PORT ?? 3211);
+const PRODUCTION_SPECS = /production-journey\.spec\.ts/;
 
 export default defineConfig({
   testDir: "e2e",
@@ -22,14 +25,29 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
-    url: `http://127.0.0.1:${PORT}/sign-in`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { E2E_PORT: String(PORT) },
-  },
+  projects: [
+    { name: "chromium", testIgnore: PRODUCTION_SPECS, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "production", testMatch: PRODUCTION_SPECS, use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` } },
+  ],
+  // Started in this order: the demo server builds the app, the production server reuses the build.
+  webServer: [
+    {
+      command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
+      url: `http://127.0.0.1:${PORT}/sign-in`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { E2E_PORT: String(PORT) },
+    },
+    {
+      command: "node --import tsx scripts/e2e-production-server.ts",
+      url: `http://127.0.0.1:${PRODUCTION_PORT}/sign-in`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { E2E_PRODUCTION_PORT: String(PRODUCTION_PORT) },
+    },
+  ],
 });

@@ -20,7 +20,7 @@ const DEMO = "demo-moderation";
 interface Entry {
   /** The file under app/ this entry covers (for the completeness check). */
   file: string;
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   url: string;
   body?: unknown;
   /** Roles allowed past the permission check; every other role must get 403. */
@@ -33,6 +33,9 @@ const EVERYONE: DemoRole[] = ["analyst", "reviewer", "approver1", "admin"];
 export const PAGES: Entry[] = [
   { file: "app/page.tsx", method: "GET", url: "/", allowed: EVERYONE }, // a redirect to /decisions
   { file: "app/decisions/page.tsx", method: "GET", url: "/decisions", allowed: READERS },
+  { file: "app/decisions/page.tsx", method: "GET", url: "/decisions?status=archived", allowed: READERS },
+  { file: "app/decisions/new/page.tsx", method: "GET", url: "/decisions/new", allowed: ["analyst"] },
+  { file: "app/decisions/new/page.tsx", method: "GET", url: `/decisions/new?from=${DEMO}`, allowed: ["analyst"] },
   { file: "app/decisions/[id]/page.tsx", method: "GET", url: `/decisions/${DEMO}`, allowed: READERS },
   { file: "app/decisions/[id]/review/page.tsx", method: "GET", url: `/decisions/${DEMO}/review`, allowed: READERS },
   { file: "app/decisions/[id]/evidence/page.tsx", method: "GET", url: `/decisions/${DEMO}/evidence`, allowed: READERS },
@@ -45,6 +48,28 @@ export const PAGES: Entry[] = [
 
 export const API: Entry[] = [
   { file: "app/api/v1/decisions/route.ts", method: "GET", url: "/api/v1/decisions", allowed: READERS },
+  // An incomplete body: the analyst gets past the permission check to a 422, nothing is created.
+  { file: "app/api/v1/decisions/route.ts", method: "POST", url: "/api/v1/decisions", body: { description: "no title" }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/archive/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/archive`, body: { archived: true }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/candidates`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/candidates`, body: { name: "X", provider: "Y" }, allowed: ["analyst"] },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts",
+    method: "PATCH",
+    url: `/api/v1/decisions/${MISSING}/candidates/none`,
+    body: { name: "X", provider: "Y", version: "", shortlistRationale: "because" },
+    allowed: ["analyst"],
+  },
+  { file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts", method: "DELETE", url: `/api/v1/decisions/${MISSING}/candidates/none`, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/shortlist/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/shortlist`, body: { candidates: [{ name: "X", provider: "Y", models: ["m"] }] }, allowed: ["analyst"] },
+  { file: "app/api/v1/decisions/[id]/resemblances/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/resemblances`, allowed: READERS },
+  {
+    file: "app/api/v1/decisions/[id]/resemblances/route.ts",
+    method: "PUT",
+    url: `/api/v1/decisions/${MISSING}/resemblances`,
+    body: { suite: "MMLU", task: "MATCH", distribution: "PARTIAL", promptScoring: "MISMATCH" },
+    allowed: ["analyst"],
+  },
   { file: "app/api/v1/decisions/[id]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}`, allowed: READERS },
   { file: "app/api/v1/decisions/[id]/route.ts", method: "PATCH", url: `/api/v1/decisions/${MISSING}`, body: { quorum: 2 }, allowed: ["analyst"] },
   { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "submit" }, allowed: ["analyst"] },

@@ -6,11 +6,12 @@ import { pgRunner } from "../lib/db/sql-runner.ts";
  * Drops and recreates a test database, then applies the committed migrations. Guarded: tests
  * write and drop data, so only a database on this machine whose name says "test" or "e2e" will do.
  */
-export async function recreateDatabase(url: string): Promise<void> {
+export async function recreateDatabase(url: string, { migrate = true } = {}): Promise<void> {
   await onServer(url, async (client, name) => {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await client.query(`CREATE DATABASE "${name}"`);
   });
+  if (!migrate) return;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     await applyMigrations(pgRunner(pool));

@@ -1,0 +1,26 @@
+/**
+ * The server of the "production journey" spec: `npm start` exactly as an operator runs it — no
+ * demo mode, no seed, no demo logins — on an EMPTY database on this machine's PostgreSQL
+ * (E2E_PRODUCTION_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/verdict_e2e_production),
+ * which `npm start` migrates itself. It reuses the production build the demo e2e server made
+ * (Playwright starts that server first).
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { recreateDatabase } from "../test/database.ts";
+import { demoAuthSecret } from "./lib.ts";
+
+async function main() {
+  const url = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+  await recreateDatabase(url, { migrate: false });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, AUTH_SECRET: demoAuthSecret(), PORT: process.env.E2E_PRODUCTION_PORT ?? "3211", NEXT_TELEMETRY_DISABLED: "1" };
+  delete env.VERDICT_DEMO;
+  const child = spawn(process.execPath, [path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], { stdio: "inherit", env });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
