@@ -72,16 +72,21 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   await signIn(page, "analyst", `/decisions/${id}`);
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
   await page.getByRole("button", { name: /Save t = 0.45/ }).click();
-  await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
-  const { decision } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
-  expect(decision.operatingThreshold).toBe(0.45);
-  expect(decision.evalRuns).toHaveLength(4);
-  for (const run of decision.evalRuns) expect(run.metrics.parameters.threshold).toBe(0.45);
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({ timeout: 30_000 });
+  // The job queue recomputes them (the pack says "recomputing" meanwhile): wait for the new metrics.
+  const thresholds = async () => {
+    const { decision } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
+    expect(decision.operatingThreshold).toBe(0.45);
+    return (decision.evalRuns as { metrics: { parameters: { threshold: number } } }[]).map((r) => r.metrics.parameters.threshold);
+  };
+  await expect.poll(thresholds, { timeout: 90_000 }).toEqual([0.45, 0.45, 0.45, 0.45]);
+  await page.reload();
+  await expect(page.locator("[data-recomputing]")).toHaveCount(0);
 
   await page.reload();
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.5");
   await page.getByRole("button", { name: /Save t = 0.5/ }).click();
-  await expect(page.getByText(/Saved; the metrics of 4 eval runs were recomputed/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({ timeout: 30_000 });
   const after = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
   expect(after.decision.operatingThreshold).toBe(0.5);
 });

@@ -27,6 +27,8 @@ export function cloneDemoDecision(id: string, title: string) {
       `INSERT INTO "EvalRun" SELECT (jsonb_populate_record(NULL::"EvalRun", ${patch(`jsonb_build_object('id', nextval(pg_get_serial_sequence('"EvalRun"', 'id')), 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "EvalRun" x WHERE "decisionId" = 'demo-moderation' AND status = 'DONE'`,
       [id],
     );
+    await c.query(`INSERT INTO "LeaderboardScore" SELECT (jsonb_populate_record(NULL::"LeaderboardScore", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "LeaderboardScore" x WHERE "decisionId" = 'demo-moderation' AND "candidateId" IS NOT NULL`, [id]);
+    await c.query(`INSERT INTO "SuiteResemblance" SELECT (jsonb_populate_record(NULL::"SuiteResemblance", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "SuiteResemblance" x WHERE "decisionId" = 'demo-moderation'`, [id]);
     await c.query(`INSERT INTO "ServingBenchmark" SELECT (jsonb_populate_record(NULL::"ServingBenchmark", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "ServingBenchmark" x WHERE "decisionId" = 'demo-moderation'`, [id]);
     await c.query("COMMIT");
   });
@@ -57,8 +59,8 @@ export function importLeaderboardScore(decisionId: string, candidateName: string
       [importId, decisionId, "d".repeat(64), analyst.rows[0]!.id],
     );
     await c.query(
-      `INSERT INTO "LeaderboardScore" (id, "decisionId", "candidateId", stage, suite, metric, value, source, "retrievedAt", "importId") VALUES ($1, $2, $3, 'LEADERBOARD', 'LateBench', 'accuracy', 0.61, 'late-board.csv', now(), $4)`,
-      [`${decisionId}-late-score`, decisionId, candidate.rows[0]!.id, importId],
+      `INSERT INTO "LeaderboardScore" (id, "decisionId", "candidateId", "modelName", stage, suite, metric, value, source, "retrievedAt", "importId") VALUES ($1, $2, $3, $5, 'LEADERBOARD', 'LateBench', 'accuracy', 0.61, 'late-board.csv', now(), $4)`,
+      [`${decisionId}-late-score`, decisionId, candidate.rows[0]!.id, importId, candidateName],
     );
   });
 }

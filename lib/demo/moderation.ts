@@ -263,3 +263,34 @@ export function demoLeaderboardRows(candidate: CandidateModel) {
     { stage: "PREFERENCE" as const, suite: "Chatbot Arena", metric: "Arena Elo", value: elo, ciLow: elo - eloHalfWidth, ciHigh: elo + eloHalfWidth, votes, source: "LMSYS Chatbot Arena leaderboard", sourceUrl: "https://lmarena.ai/leaderboard", relevanceNote: "Human preference for open-ended chat answers, not label accuracy." },
   ];
 }
+
+/** The analyst's answers to SPEC §3's three questions of resemblance for each suite the rationales cite. */
+export const demoResemblances = [
+  {
+    suite: "MMLU",
+    task: "MISMATCH" as const,
+    taskNote: "Knowledge questions, not policy classification of user content.",
+    distribution: "MISMATCH" as const,
+    distributionNote: "Balanced four-way multiple choice; our positives are 2% of traffic.",
+    promptScoring: "MISMATCH" as const,
+    promptScoringNote: "5-shot letter answers scored by exact match; we parse a JSON label.",
+  },
+  {
+    suite: "HELM Lite",
+    task: "PARTIAL" as const,
+    taskNote: "Its toxicity scenarios are close to our content; the rest is general.",
+    distribution: "MISMATCH" as const,
+    distributionNote: "Scenarios are scored near balance, far from our 2% prevalence.",
+    promptScoring: "PARTIAL" as const,
+    promptScoringNote: "HELM's own prompt template; scoring by exact match like our label parser.",
+  },
+  {
+    suite: "Chatbot Arena",
+    task: "MISMATCH" as const,
+    taskNote: "Human preference between open-ended chat answers.",
+    distribution: "MISMATCH" as const,
+    distributionNote: "No class balance at all: pairwise votes.",
+    promptScoring: "MISMATCH" as const,
+    promptScoringNote: "Free-form answers judged by people, not a label contract.",
+  },
+];

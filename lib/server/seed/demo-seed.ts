@@ -13,6 +13,7 @@ import {
   generateDemoPredictions,
   generateDemoServing,
   type DemoPrediction,
+  demoResemblances,
 } from "@/lib/demo/moderation";
 import type { RoleName } from "@/lib/auth/permissions";
 import { recordAudit } from "../audit";
@@ -98,7 +99,7 @@ export async function seedDemo(database: Database, log: (line: string) => void =
         const boardImport = await tx.import.create({
           data: { decisionId: DEMO_DECISION_ID, kind: "LEADERBOARD", format: "demo-generator", fileName: `${model.name}-leaderboards.json`, sha256: sha256(JSON.stringify(scores)), sizeBytes: BigInt(JSON.stringify(scores).length), status: "SUCCEEDED", rowCount: scores.length, importedById: analystId },
         });
-        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, retrievedAt, importId: boardImport.id })) });
+        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, modelName: model.name, retrievedAt, importId: boardImport.id })) });
 
         const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
         const predictionsCsv =
@@ -128,6 +129,8 @@ export async function seedDemo(database: Database, log: (line: string) => void =
           })),
         });
       }
+      await tx.decision.update({ where: { id: DEMO_DECISION_ID }, data: { evaluationDatasetVersionId: version.id } });
+      await tx.suiteResemblance.createMany({ data: demoResemblances.map((r) => ({ ...r, decisionId: DEMO_DECISION_ID })) });
       return { versionId: version.id, runs };
     },
     { timeout: 120_000 },
