@@ -14,8 +14,71 @@ export async function makeActor(roles: RoleName[], name = "Test User"): Promise<
   return { ...user, roles };
 }
 
-export async function makeDecision(createdBy: Actor, overrides: Partial<{ title: string; status: "DRAFT" | "IN_REVIEW" }> = {}) {
+export async function makeDecision(createdBy: Actor, overrides: Partial<{ title: string; status: "DRAFT" | "IN_REVIEW"; quorum: number }> = {}) {
   const prisma = await db();
   const { id: _id, ...params } = demoDecision;
-  return prisma.decision.create({ data: { ...params, title: overrides.title ?? unique("Decision"), status: overrides.status, createdById: createdBy.id }, select: { id: true } });
+  return prisma.decision.create({
+    data: { ...params, title: overrides.title ?? unique("Decision"), status: overrides.status, quorum: overrides.quorum ?? params.quorum, createdById: createdBy.id },
+    select: { id: true },
+  });
+}
+
+/** The suite the complete fixtures' rationales cite. */
+export const CITED_SUITE = "HELM Lite";
+
+/** A shortlist rationale that passes SPEC §2's rule: it names the suite and says why (≥ 15 words). */
+export const rationaleCiting = (suite: string) =>
+  `${suite} includes toxicity scenarios close to our moderation task, though at balanced prevalence and with its own prompt template.`;
+
+/** One stage-1 leaderboard row for a candidate, under its own name, as an import would store it. */
+export async function addCandidateScore(decisionId: string, candidate: { id: string; name: string }, suite = CITED_SUITE, value = 0.7) {
+  const prisma = await db();
+  return prisma.leaderboardScore.create({
+    data: { decisionId, candidateId: candidate.id, modelName: candidate.name, stage: "LEADERBOARD", suite, metric: "mean win rate", value, source: "test", retrievedAt: new Date("2026-01-01T00:00:00Z") },
+    select: { id: true },
+  });
+}
+
+/**
+ * Makes every candidate of the decision shortlisted as the submission check wants it: a score on
+ * `suite`, a rationale citing it, and the three questions of resemblance answered for it.
+ */
+export async function completeShortlist(decisionId: string, suite = CITED_SUITE) {
+  const prisma = await db();
+  const candidates = await prisma.candidate.findMany({ where: { decisionId }, select: { id: true, name: true } });
+  for (const c of candidates) {
+    await addCandidateScore(decisionId, c, suite);
+    await prisma.candidate.update({ where: { id: c.id }, data: { shortlistRationale: rationaleCiting(suite) } });
+  }
+  await prisma.suiteResemblance.upsert({
+    where: { decisionId_suite: { decisionId, suite } },
+    create: { decisionId, suite, task: "PARTIAL", taskNote: "toxicity, not our policy", distribution: "MISMATCH", distributionNote: "balanced classes", promptScoring: "PARTIAL" },
+    update: {},
+  });
+}
+
+/** A dataset of the decision with one (empty) version, made its evaluation version. */
+export async function addEvaluationVersion(decisionId: string, itemCount = 2000, positiveCount = 60) {
+  const prisma = await db();
+  const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("set") }, select: { id: true } });
+  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount, positiveCount }, select: { id: true } });
+  await prisma.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
+  return version.id;
+}
+
+/**
+ * A draft decision that submitForReview accepts: candidates (named `names`, each unique) with a
+ * cited leaderboard score, rationale and resemblance answers, and an evaluation dataset version.
+ * No eval runs: none is required, and none is left computing.
+ */
+export async function makeCompleteDecision(analyst: Actor, options: { candidates?: string[]; quorum?: number } = {}) {
+  const prisma = await db();
+  const { id: decisionId } = await makeDecision(analyst, { quorum: options.quorum });
+  const candidates = [];
+  for (const n of options.candidates ?? ["A", "B"]) {
+    candidates.push(await prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "test" }, select: { id: true, name: true } }));
+  }
+  await completeShortlist(decisionId);
+  const datasetVersionId = await addEvaluationVersion(decisionId);
+  return { decisionId, candidates, datasetVersionId, suite: CITED_SUITE };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { acrossStages } from "./evidence-pack";
-import type { PackData, PackRun, PackServing } from "./pack-data";
+import type { PackData, PackDecision, PackRun, PackServing } from "./pack-data";
 import type { StoredRunMetrics } from "./run-input";
 
-const decision = {
+const decision: PackDecision = {
   id: "d", title: "t", description: "", positiveClass: "violating", prevalence: 0.02, costFn: 50, costFp: 1, currency: "USD", recallFloor: 0.85, precisionFloor: null,
-  operatingThreshold: 0.5, quorum: 2, status: "DRAFT", sloP95E2eMs: 800, sloP95TtftMs: 300, sloMinThroughputRps: 20, sloThroughputConcurrency: 32, sloMaxCostPer1kRequests: 0.5,
+  operatingThreshold: 0.5, quorum: 2, status: "DRAFT", archivedAt: null, evaluationDatasetVersionId: null, sloP95E2eMs: 800, sloP95TtftMs: 300, sloMinThroughputRps: 20, sloThroughputConcurrency: 32, sloMaxCostPer1kRequests: 0.5,
 };
 const candidate = (id: string, name: string) => ({ id, name, provider: "p", version: "", shortlistRationale: "", operatingThreshold: null, priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: 3.6 });
 const run = (candidateId: string, recall: number, lower: number, apPi: number, cost: number): PackRun => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../db";
+import { db } from "./db";
 import { updateCandidate } from "./candidates";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 
@@ -8,7 +8,7 @@ async function candidateWithScore() {
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
   const c = await prisma.candidate.create({ data: { decisionId, name: unique("M"), provider: "p" }, select: { id: true, name: true } });
-  await prisma.leaderboardScore.create({ data: { decisionId, candidateId: c.id, stage: "LEADERBOARD", suite: "HELM Lite", metric: "mean win rate", value: 0.7, source: "HELM", retrievedAt: new Date() } });
+  await prisma.leaderboardScore.create({ data: { decisionId, candidateId: c.id, modelName: c.name, stage: "LEADERBOARD", suite: "HELM Lite", metric: "mean win rate", value: 0.7, source: "HELM", retrievedAt: new Date() } });
   return { analyst, decisionId, c };
 }
 

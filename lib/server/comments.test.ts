@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
 import { createComment, listComments } from "./comments";
-import { makeActor, makeDecision } from "@/test/factories";
+import { makeActor, makeCompleteDecision, makeDecision } from "@/test/factories";
 import { submitForReview } from "./signoff/submit-for-review";
 
 describe("comments", () => {
@@ -9,7 +9,7 @@ describe("comments", () => {
     const analyst = await makeActor(["ANALYST"]);
     const reviewer = await makeActor(["REVIEWER"], "Rae");
     const approver = await makeActor(["APPROVER"], "Avery");
-    const { id: decisionId } = await makeDecision(analyst);
+    const { decisionId } = await makeCompleteDecision(analyst);
     const draft = await createComment(reviewer, decisionId, { body: "Why this dataset?", stage: 3 });
     expect(draft.packRevisionId).toBeNull();
     await submitForReview(analyst, decisionId);

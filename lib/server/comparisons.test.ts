@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { computeComparisons, recomputeDecisionEvidence } from "./comparisons";
+import { computeComparisons } from "./comparisons";
 import { database, db } from "./db";
+import { updateDecisionParameters } from "./decisions";
 import { computeEvalRun } from "./eval-runs";
 import { getPackComparisons, getPackRuns } from "./evidence-pack";
+import { drainInlineJobs } from "./jobs";
+import { holdInlineJobs } from "./jobs.test-helpers";
+import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import { makeActor, makeDecision, unique } from "@/test/factories";
+
+// Recomputation jobs run in this process, so the test can wait for them (drainInlineJobs).
+process.env.VERDICT_JOBS = "inline";
 
 const labels = [true, true, true, false, false, false];
 const scoresA = [0.9, 0.8, 0.3, 0.2, 0.6, 0.1];
@@ -44,15 +51,46 @@ describe("paired comparisons", () => {
     expect(c!.items).toBe(6);
   });
 
-  it("recomputes the stored metrics after π changes, for analysts only", async () => {
-    const { analyst, decisionId } = await seedTwoRuns();
+  it("a change of π and threshold marks the runs PENDING; the jobs recompute their metrics and the comparisons", async () => {
+    const { analyst, decisionId, a, b } = await seedTwoRuns();
+    expect(await computeComparisons(await database(), decisionId)).toBe(1);
     const reviewer = await makeActor(["REVIEWER"]);
-    await expect(recomputeDecisionEvidence(reviewer, decisionId)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(updateDecisionParameters(reviewer, decisionId, { prevalence: 0.1 })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const prisma = await db();
-    await prisma.decision.update({ where: { id: decisionId }, data: { prevalence: 0.1 } });
-    expect(await recomputeDecisionEvidence(analyst, decisionId)).toBe(2);
-    const runs = await prisma.evalRun.findMany({ where: { decisionId }, select: { metrics: true } });
-    for (const r of runs) expect((r.metrics as { parameters: { prevalence: number } }).parameters.prevalence).toBe(0.1);
+    const release = holdInlineJobs();
+    const { decision, recomputing } = await updateDecisionParameters(analyst, decisionId, { prevalence: 0.1, operatingThreshold: 0.3 });
+    expect([decision.prevalence, decision.operatingThreshold]).toEqual([0.1, 0.3]);
+    expect(recomputing).toHaveLength(2);
+    // Marked in the change's own transaction; the jobs run after its commit.
+    const marked = await prisma.evalRun.findMany({ where: { decisionId }, select: { id: true, status: true } });
+    expect(marked.map((r) => r.status)).toEqual(["PENDING", "PENDING"]);
+    expect(new Set(recomputing)).toEqual(new Set(marked.map((r) => r.id)));
+    release();
+    await drainInlineJobs();
+    const runs = await prisma.evalRun.findMany({ where: { decisionId }, select: { status: true, metrics: true } });
+    for (const r of runs) {
+      expect(r.status).toBe("DONE");
+      const metrics = r.metrics as unknown as StoredRunMetrics;
+      expect(metrics.parameters).toMatchObject({ prevalence: 0.1, threshold: 0.3 });
+      // At t = 0.3 each run flags items 1–3 and one negative: recall 1, precision 3/4.
+      expect(metrics.report.atThreshold).toMatchObject({ threshold: 0.3, tp: 3, fp: 1, recall: 1, precision: 0.75 });
+    }
     expect(await getPackRuns(analyst, decisionId)).toHaveLength(2);
+    // The comparison is recomputed once, at the new threshold: only A right on item 4, only B on item 5.
+    const comparisons = await getPackComparisons(analyst, decisionId);
+    expect(comparisons).toHaveLength(1);
+    const [c] = comparisons;
+    expect(new Set([c!.candidateAId, c!.candidateBId])).toEqual(new Set([a, b]));
+    expect([c!.onlyACorrect, c!.onlyBCorrect]).toEqual([1, 1]);
+    const stored = await prisma.runComparison.findFirstOrThrow({ where: { decisionId }, select: { thresholdA: true, thresholdB: true } });
+    expect(stored).toEqual({ thresholdA: 0.3, thresholdB: 0.3 });
+  });
+
+  it("a change that is no metric input (the title) queues no recomputation", async () => {
+    const { analyst, decisionId } = await seedTwoRuns();
+    const { recomputing } = await updateDecisionParameters(analyst, decisionId, { title: unique("Renamed") });
+    expect(recomputing).toEqual([]);
+    const prisma = await db();
+    expect(await prisma.evalRun.count({ where: { decisionId, status: "DONE" } })).toBe(2);
   });
 });

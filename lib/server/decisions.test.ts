@@ -8,7 +8,9 @@ describe("decisions", () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id } = await makeDecision(analyst);
     const updated = await updateDecisionParameters(analyst, id, { prevalence: 0.05, operatingThreshold: 0.4 });
-    expect(updated.prevalence).toBe(0.05);
+    expect(updated.decision.prevalence).toBe(0.05);
+    // No eval run yet: nothing to recompute.
+    expect(updated.recomputing).toEqual([]);
     const prisma = await db();
     const event = await prisma.auditEvent.findFirstOrThrow({ where: { decisionId: id, action: "decision.update_parameters" } });
     expect(event.before).toEqual({ prevalence: 0.02, operatingThreshold: 0.5 });

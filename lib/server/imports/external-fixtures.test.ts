@@ -67,7 +67,9 @@ describe("every leaderboard sample imports with the parser's values", () => {
     expect(stored).toHaveLength(expected.length);
     expect(result.stored).toBe(expected.length);
     const key = (m: string, suite: string, metric: string, stage: string) => `${m}|${suite}|${metric}|${stage}`;
-    const byKey = new Map(stored.map((s) => [key(s.candidate.name, s.suite, s.metric, s.stage), s]));
+    // skipUnmatched: only the candidates' rows are stored, each under the name the file spells.
+    for (const s of stored) expect(s.candidate?.name).toBe(s.modelName);
+    const byKey = new Map(stored.map((s) => [key(s.modelName, s.suite, s.metric, s.stage), s]));
     for (const r of expected) {
       const s = byKey.get(key(r.model, r.suite, r.metric, r.stage));
       expect(s, `${r.model} ${r.suite} ${r.metric}`).toBeTruthy();
@@ -99,23 +101,43 @@ describe("every leaderboard sample imports with the parser's values", () => {
     expect(harm.value).toBe(0.7125);
   });
 
-  it("unmatched model names: a prompt listing them and the candidates; a mapping resolves them", async () => {
+  it("leaderboard rows of models that are no candidate are kept unattached, under their own names, to shortlist from", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id: decisionId } = await makeDecision(analyst);
     const prisma = await db();
     const mine = await prisma.candidate.create({ data: { decisionId, name: "My Llama", provider: "test" } });
-    const csv = "model,suite,metric,value\nmeta-llama/Llama-2-70b-chat-hf,MMLU,acc,0.63\nmystery-model,MMLU,acc,0.5\n";
+    const csv = "model,suite,metric,value\nmeta-llama/Llama-2-70b-chat-hf,MMLU,acc,0.63\nmystery-model,MMLU,acc,0.5\nskipped-model,MMLU,acc,0.4\n";
     const upload = () => ({ name: "lb.csv", stream: (async function* () { yield Buffer.from(csv); })() });
-    const error = await importLeaderboard(analyst, decisionId, upload()).catch((e: unknown) => e);
+    const options = { modelMap: { "meta-llama/Llama-2-70b-chat-hf": mine.id, "skipped-model": null } };
+    const ok = await importLeaderboard(analyst, decisionId, upload(), options);
+    expect(ok).toMatchObject({ stored: 2, skippedModels: ["skipped-model"], unshortlistedModels: ["mystery-model"], models: { "meta-llama/Llama-2-70b-chat-hf": mine.id } });
+    const rows = await prisma.leaderboardScore.findMany({ where: { decisionId }, orderBy: { modelName: "asc" }, select: { modelName: true, candidateId: true, value: true } });
+    expect(rows).toEqual([
+      { modelName: "meta-llama/Llama-2-70b-chat-hf", candidateId: mine.id, value: 0.63 },
+      { modelName: "mystery-model", candidateId: null, value: 0.5 },
+    ]);
+    const again = await importLeaderboard(analyst, decisionId, upload(), options);
+    expect(again).toMatchObject({ existing: true, importId: ok.importId, unshortlistedModels: ["mystery-model"] });
+    expect(await prisma.leaderboardScore.count({ where: { decisionId } })).toBe(2);
+  });
+
+  it("unmatched model names in a serving file: a prompt listing them and the candidates; a mapping resolves them", async () => {
+    const analyst = await makeActor(["ANALYST"]);
+    const { id: decisionId } = await makeDecision(analyst);
+    const prisma = await db();
+    const mine = await prisma.candidate.create({ data: { decisionId, name: "My Llama", provider: "test" } });
+    const csv = "model,tool,concurrency,request_throughput,ttft_p95_ms,e2e_p95_ms\nmeta-llama/Llama-2-70b-chat-hf,vllm,32,25,200,600\nmystery-model,vllm,32,20,300,900\n";
+    const upload = () => ({ name: "serving.csv", stream: (async function* () { yield Buffer.from(csv); })() });
+    const error = await importServing(analyst, decisionId, upload()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnmatchedModels);
     expect((error as UnmatchedModels).details).toMatchObject({ kind: "UNMATCHED_MODELS", unmatched: ["meta-llama/Llama-2-70b-chat-hf", "mystery-model"], candidates: [{ id: mine.id, name: "My Llama" }] });
-    expect(await prisma.leaderboardScore.count({ where: { decisionId } })).toBe(0);
+    expect(await prisma.servingBenchmark.count({ where: { decisionId } })).toBe(0);
     expect(await prisma.import.count({ where: { decisionId } })).toBe(0);
-    const ok = await importLeaderboard(analyst, decisionId, upload(), { modelMap: { "meta-llama/Llama-2-70b-chat-hf": mine.id, "mystery-model": null } });
+    const ok = await importServing(analyst, decisionId, upload(), { modelMap: { "meta-llama/Llama-2-70b-chat-hf": mine.id, "mystery-model": null } });
     expect(ok).toMatchObject({ stored: 1, skippedModels: ["mystery-model"], models: { "meta-llama/Llama-2-70b-chat-hf": mine.id } });
-    const again = await importLeaderboard(analyst, decisionId, upload(), { modelMap: { "meta-llama/Llama-2-70b-chat-hf": mine.id, "mystery-model": null } });
+    const again = await importServing(analyst, decisionId, upload(), { modelMap: { "meta-llama/Llama-2-70b-chat-hf": mine.id, "mystery-model": null } });
     expect(again).toMatchObject({ existing: true, importId: ok.importId });
-    expect(await prisma.leaderboardScore.count({ where: { decisionId } })).toBe(1);
+    expect(await prisma.servingBenchmark.count({ where: { decisionId } })).toBe(1);
   });
 
   it("a truncated JSON report is rejected with its line, and nothing is written", async () => {
