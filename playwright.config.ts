@@ -5,7 +5,7 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 // The production journey's own server: `npm start` on an empty database, no demo (see scripts/e2e-production-server.ts).
 const PRODUCTION_PORT = Number(process.env.E2E_PRODUCTION_PORT ?? 3211);
-const PRODUCTION_SPECS = /production-journey\.spec\.ts/;
+const PRODUCTION_SPECS = /production-[a-z-]+\.spec\.ts/;
 
 export default defineConfig({
   testDir: "e2e",

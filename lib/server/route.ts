@@ -90,7 +90,10 @@ export function errorResponse(error: unknown): Response {
     return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.status });
   }
   if (error instanceof z.ZodError) {
-    const issues = error.issues.slice(0, 100).map((issue) => ({ field: issue.path.join("."), reason: issue.message }));
+    // An unknown key is named as the field it is (a typo such as "prevalance" must not pass silently).
+    const issues = error.issues.slice(0, 100).flatMap((issue) =>
+      issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), reason: "Unknown field." })) : [{ field: issue.path.join("."), reason: issue.message }],
+    );
     return NextResponse.json({ error: { code: "VALIDATION", message: "The request is not valid.", details: { issues, total: error.issues.length } } }, { status: 422 });
   }
   console.error(error);
