@@ -25,17 +25,20 @@ export class MissingActorError extends Error {
   }
 }
 
+/** Checks, before any database work, that the command line says who acts. */
+export function requireActorOption(options: { as?: string; token?: string }, verb = "acts"): void {
+  if (!options.as && !(options.token ?? process.env.VERDICT_TOKEN)) throw new MissingActorError(verb);
+}
+
 export async function resolveActor(options: { as?: string; token?: string }, verb = "acts"): Promise<Actor> {
+  requireActorOption(options, verb);
   const token = options.token ?? process.env.VERDICT_TOKEN;
   if (options.as) {
     const actor = await actorByEmail(options.as);
     if (!actor) throw new AppError("UNAUTHENTICATED", `No active user ${options.as}.`);
     return actor;
   }
-  if (token) {
-    const actor = await actorForToken(token);
-    if (!actor) throw new AppError("UNAUTHENTICATED", "The token is unknown or revoked, or its user is inactive.");
-    return actor;
-  }
-  throw new MissingActorError(verb);
+  const actor = await actorForToken(token ?? "");
+  if (!actor) throw new AppError("UNAUTHENTICATED", "The token is unknown or revoked, or its user is inactive.");
+  return actor;
 }

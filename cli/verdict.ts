@@ -6,6 +6,7 @@ type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) =>
 
 const commands: Record<string, Command> = {
   metrics: { summary: "compute evaluation metrics of labelled scores (CSV or JSONL)", load: () => import("./commands/metrics") },
+  decision: { summary: "create a decision from a JSON file (the body of POST /api/v1/decisions)", load: () => import("./commands/decision") },
   import: { summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision", load: () => import("./commands/import") },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
