@@ -64,14 +64,20 @@ async function attachRows(tx: Tx, decisionId: string, candidateId: string, model
   return count;
 }
 
-async function insertCandidate(tx: Tx, actor: Actor, decisionId: string, input: Omit<CandidateCreateInput, "decisionId">, models: readonly string[], via: string, request: RequestInfo) {
+/**
+ * `reserved`: model names ticked for other candidates of the same shortlist. The matcher must not
+ * take them for this one (it groups "Llama-2-70b-chat" with "quantumaikr/llama-2-70B-chat", a
+ * fine-tune the analyst may shortlist apart): the analyst's ticks decide, the matcher only fills in.
+ */
+async function insertCandidate(tx: Tx, actor: Actor, decisionId: string, input: Omit<CandidateCreateInput, "decisionId">, models: readonly string[], via: string, request: RequestInfo, reserved: ReadonlySet<string> = new Set()) {
   const clash = await tx.candidate.findFirst({ where: { decisionId, name: { equals: input.name, mode: "insensitive" } }, select: { id: true } });
   if (clash) throw validation("name", `The decision already has a candidate named "${input.name}".`);
   const aliases = [...new Set([...input.aliases, ...models, ...(input.modelId ? [input.modelId] : [])])].filter((a) => a !== input.name);
   const candidate = await tx.candidate.create({ data: { decisionId, name: input.name, provider: input.provider, modelId: input.modelId, version: input.version, aliases }, select: CANDIDATE });
   // Rows already imported for this model (under any of its names) become its evidence.
   const unattached = await tx.leaderboardScore.findMany({ where: { decisionId, candidateId: null }, distinct: ["modelName"], select: { modelName: true } });
-  const matched = matchModels(unattached.map((r) => r.modelName), [{ id: candidate.id, name: candidate.name, aliases }]).matched;
+  const matchable = unattached.map((r) => r.modelName).filter((name) => !reserved.has(name));
+  const matched = matchModels(matchable, [{ id: candidate.id, name: candidate.name, aliases }]).matched;
   const attached = await attachRows(tx, decisionId, candidate.id, [...new Set([...models, ...matched.keys()])]);
   await recordAudit(tx, {
     actor,
@@ -118,7 +124,7 @@ export async function shortlistCandidates(actor: Actor, decisionId: string, inpu
     const created = [];
     for (const entry of input.candidates) {
       const { models, ...candidate } = entry;
-      created.push(await insertCandidate(tx, actor, decisionId, { ...candidate, aliases: [] }, models, "shortlist", request));
+      created.push(await insertCandidate(tx, actor, decisionId, { ...candidate, aliases: [] }, models, "shortlist", request, seen));
     }
     return created;
   });
