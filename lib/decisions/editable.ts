@@ -24,3 +24,13 @@ export function frozenReason(decision: DecisionState): string | null {
   if (isEditable(decision)) return null;
   return `The decision is ${statusLabel(decision.status)}: its parameters, candidates and evidence are frozen.`;
 }
+
+/**
+ * May the decision be submitted for review now: a draft, or an approved or rejected decision whose
+ * evidence changed since its revision (it goes back to review, its signatures superseded). What a
+ * draft must still contain is checked on the server (lib/server/signoff/submission-check.ts).
+ */
+export function isSubmittable(decision: DecisionState, evidenceChanged: boolean): boolean {
+  if (decision.archivedAt) return false;
+  return isEditable(decision) || ((decision.status === "APPROVED" || decision.status === "REJECTED") && evidenceChanged);
+}

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { can } from "@/lib/auth/permissions";
-import { isEditable } from "@/lib/decisions/editable";
+import { isEditable, isSubmittable } from "@/lib/decisions/editable";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission } from "@/lib/server/session";
 import { getReviewState } from "@/lib/server/signoff/review-state";
@@ -39,7 +39,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   ];
   const signed = new Set(state.signatures.filter((s) => !s.superseded).map((s) => `${s.signerId}:${s.meaning === "REVIEW" ? "R" : "A"}`));
   const openMeanings = meanings.filter((m) => !signed.has(`${actor.id}:${m === "REVIEW" ? "R" : "A"}`));
-  const canSubmit = can(actor, "decision.submit") && (isEditable(decision) || (!decision.archivedAt && (status === "APPROVED" || status === "REJECTED") && state.evidenceChanged));
+  const canSubmit = can(actor, "decision.submit") && isSubmittable(decision, state.evidenceChanged);
   const approvals = new Map<string, number>();
   for (const s of state.signatures) if (s.meaning === "APPROVAL" && !s.superseded && s.candidate) approvals.set(s.candidate.name, (approvals.get(s.candidate.name) ?? 0) + 1);
 
