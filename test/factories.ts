@@ -67,11 +67,12 @@ export async function addEvaluationVersion(decisionId: string, itemCount = 2000,
 }
 
 /**
- * A draft decision that submitForReview accepts: candidates (named `names`, each unique) with a
- * cited leaderboard score, rationale and resemblance answers, and an evaluation dataset version.
- * No eval runs: none is required, and none is left computing.
+ * A draft decision that submitForReview accepts: candidates (each name made unique) with a cited
+ * leaderboard score, rationale and resemblance answers, and an evaluation dataset version (an
+ * empty one; `evaluationVersion: false` leaves it to the first dataset import). No eval runs:
+ * none is required, and none is left computing.
  */
-export async function makeCompleteDecision(analyst: Actor, options: { candidates?: string[]; quorum?: number } = {}) {
+export async function makeCompleteDecision(analyst: Actor, options: { candidates?: string[]; quorum?: number; evaluationVersion?: boolean } = {}) {
   const prisma = await db();
   const { id: decisionId } = await makeDecision(analyst, { quorum: options.quorum });
   const candidates = [];
@@ -79,6 +80,6 @@ export async function makeCompleteDecision(analyst: Actor, options: { candidates
     candidates.push(await prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "test" }, select: { id: true, name: true } }));
   }
   await completeShortlist(decisionId);
-  const datasetVersionId = await addEvaluationVersion(decisionId);
+  const datasetVersionId = options.evaluationVersion === false ? null : await addEvaluationVersion(decisionId);
   return { decisionId, candidates, datasetVersionId, suite: CITED_SUITE };
 }
