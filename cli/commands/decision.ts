@@ -30,7 +30,11 @@ interface Problem {
   reason: string;
 }
 
-const problemsOf = (error: z.ZodError): Problem[] => error.issues.map((i) => ({ field: i.path.join(".") || "(body)", reason: i.message }));
+/** As the API names them (lib/server/route.ts): an unknown key is a field of its own. */
+const problemsOf = (error: z.ZodError): Problem[] =>
+  error.issues.flatMap((i) =>
+    i.code === "unrecognized_keys" ? i.keys.map((key) => ({ field: [...i.path, key].join("."), reason: "Unknown field." })) : [{ field: i.path.join(".") || "(body)", reason: i.message }],
+  );
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/canonical-json";
 import { auditHashPayload, chainHash, GENESIS_HASH } from "@/lib/server/audit";
 import { dropDatabase, recreateDatabase } from "@/test/database";
-import { verdict } from "./run-verdict";
+import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 // A database of its own: this test tampers with the chain for good, which would break the
 // chain checks of tests sharing the run's database.
 const url = `postgresql://postgres@127.0.0.1:5432/verdict_test_cli_${process.pid}`;
 const verify = (...args: string[]) => verdict(["audit", "verify", ...args], { env: { DATABASE_URL: url } });
 
-describe("verdict audit verify", () => {
+describe("verdict audit verify", { timeout: SPAWN_TIMEOUT }, () => {
   const client = new pg.Client({ connectionString: url });
   beforeAll(async () => {
     await recreateDatabase(url);

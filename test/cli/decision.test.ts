@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { makeActor, makeDecision, unique } from "@/test/factories";
-import { verdict } from "./run-verdict";
+import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 const dir = mkdtempSync(path.join(tmpdir(), "verdict-cli-decision-"));
 function jsonFile(name: string, body: unknown): string {
@@ -31,7 +31,7 @@ const parameters = (title: string) => ({
 });
 
 // `verdict decision create --file` spawned as a user runs it: the body of POST /api/v1/decisions.
-describe("verdict decision create", () => {
+describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
   it("creates the decision from the file as the --as user, prints it, and audits decision.create", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const title = unique("Spam filter");

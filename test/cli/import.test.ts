@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { makeActor, makeDecision, unique } from "@/test/factories";
-import { verdict } from "./run-verdict";
+import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 // `verdict import` spawned as a user runs it, acting with --as, into decisions made here.
-describe("verdict import", () => {
+describe("verdict import", { timeout: SPAWN_TIMEOUT }, () => {
   it("imports a dataset file as the --as user, audited under that user", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id: decisionId } = await makeDecision(analyst);

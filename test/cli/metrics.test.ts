@@ -8,7 +8,7 @@ import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { readDatasetRow, resolveDatasetColumns } from "@/lib/ingest/evidence-rows";
 import { typedRows } from "@/lib/ingest/typed-rows";
 import { loadSklearnFixtures } from "../fixtures/sklearn/load";
-import { root, verdict } from "./run-verdict";
+import { root, verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 const fixtures = path.join(root, "test/fixtures/cli");
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ async function uploadIssues(file: string): Promise<ParseIssue[]> {
   return issues;
 }
 
-describe("verdict metrics", () => {
+describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
   it("reads CSV with a BOM, CRLF, quoted commas and newlines", async () => {
     const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "good.csv"), "--curve");
     expect(code).toBe(0);

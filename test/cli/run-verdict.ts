@@ -4,6 +4,12 @@ import path from "node:path";
 /** The repository root: the installed binary is `bin/verdict.mjs` there (`npx verdict`). */
 export const root = path.resolve(import.meta.dirname, "../..");
 
+/**
+ * Per-test time limit: each run starts Node (twice for the server commands, under tsx) and a
+ * test makes several; with every test file spawning at once on a small machine, 60 s is too tight.
+ */
+export const SPAWN_TIMEOUT = 240_000;
+
 export interface Run {
   code: number | null;
   stdout: string;

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { actorForToken } from "@/lib/server/api-tokens";
 import { db } from "@/lib/server/db";
 import { makeActor, unique } from "@/test/factories";
-import { verdict } from "./run-verdict";
+import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 // `verdict token create` once crashed in the react-server CLI process (api-tokens pulled in
 // next/navigation through session.ts); spawning the real binary is what catches that.
-describe("verdict token create", () => {
+describe("verdict token create", { timeout: SPAWN_TIMEOUT }, () => {
   it("prints a vdt_ token whose SHA-256 is stored for the user, and the token authenticates", async () => {
     const user = await makeActor(["ANALYST"], "Tok En");
     const result = await verdict(["token", "create", "--email", user.email.toUpperCase(), "--name", "ci uploads"]);

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { verifyPassword } from "@/lib/server/passwords";
 import { unique } from "@/test/factories";
-import { verdict } from "./run-verdict";
+import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
 // The operator command, spawned as `npx verdict user create` runs, against this run's test database.
-describe("verdict user create", () => {
+describe("verdict user create", { timeout: SPAWN_TIMEOUT }, () => {
   it("creates an admin with the password from VERDICT_PASSWORD, audited with no actor", async () => {
     const email = `${unique("first-admin")}@verdict.test`;
     const result = await verdict(["user", "create", "--email", email.toUpperCase(), "--name", "Ada Admin", "--roles", "admin"], { env: { VERDICT_PASSWORD: "a-long-env-password" } });
