@@ -5,7 +5,7 @@
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
 
 const commands: Record<string, Command> = {
-  metrics: { summary: "compute evaluation metrics of labelled scores (CSV or JSONL)", load: () => import("./commands/metrics") },
+  metrics: { summary: "compute evaluation metrics of labelled scores (CSV, JSONL or Parquet; a file or stdin)", load: () => import("./commands/metrics") },
   decision: { summary: "create a decision from a JSON file (the body of POST /api/v1/decisions)", load: () => import("./commands/decision") },
   import: { summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision", load: () => import("./commands/import") },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
