@@ -1,29 +1,38 @@
 import { z } from "zod";
 
-// Shared by the decision form (client) and the server: the same rules on both sides. FormData
-// values are strings, hence z.coerce; an empty optional field means "not set".
-const optionalNumber = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (v === "" || v === null || v === undefined ? undefined : v), z.coerce.number().pipe(schema).optional());
+// Shared by the decision form (client), the API and the CLI: the same rules on every path. Form
+// values are strings: a blank one means "not given" (never 0), anything else must be a finite number.
+const blankToUndefined = (v: unknown) => (v === null || v === undefined || (typeof v === "string" && v.trim() === "") ? undefined : typeof v === "string" ? Number(v) : v);
 
-const fraction = (label: string) => z.coerce.number({ error: `${label} must be a number.` }).gt(0, `${label} must be above 0.`).lt(1, `${label} must be below 1.`);
+/** A number the decision must have, with messages that name it whether it is missing or malformed. */
+const numberField = (label: string) =>
+  z.number({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be a number.`) }).refine(Number.isFinite, `${label} must be a finite number.`);
+const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
+/** An optional number: blank means "not given"; null (JSON) clears it. */
+const optionalNumber = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? null : blankToUndefined(v)), schema.nullable().optional());
+const text = (message: string) => z.string({ error: message }).trim();
+
+const fraction = (label: string) => numberField(label).refine((v) => v > 0, `${label} must be above 0.`).refine((v) => v < 1, `${label} must be below 1.`);
+const share = (label: string) => numberField(label).refine((v) => v >= 0 && v <= 1, `${label} is a fraction between 0 and 1.`);
+const atLeast = (label: string, min: number, message: string) => numberField(label).refine((v) => v >= min, message);
 
 export const decisionParametersSchema = z.object({
-  title: z.string().trim().min(3, "Give the decision a title of at least 3 characters.").max(200),
-  description: z.string().trim().max(5000),
-  positiveClass: z.string().trim().min(1, "Name the positive class.").max(100),
-  prevalence: fraction("Prevalence π"),
-  costFn: z.coerce.number().nonnegative("The cost of a false negative cannot be negative."),
-  costFp: z.coerce.number().nonnegative("The cost of a false positive cannot be negative."),
-  currency: z.string().trim().min(1, "Name the currency of the error costs.").max(12),
-  recallFloor: z.coerce.number().min(0).max(1, "The recall floor is a fraction between 0 and 1."),
-  precisionFloor: optionalNumber(z.number().min(0).max(1)),
-  operatingThreshold: z.coerce.number().refine(Number.isFinite, "The threshold must be a finite number."),
-  sloP95E2eMs: optionalNumber(z.number().positive()),
-  sloP95TtftMs: optionalNumber(z.number().positive()),
-  sloMinThroughputRps: optionalNumber(z.number().positive()),
-  sloThroughputConcurrency: optionalNumber(z.number().int().positive()),
-  sloMaxCostPer1kRequests: optionalNumber(z.number().nonnegative()),
-  quorum: z.coerce.number().int().min(1, "At least one approver must sign.").max(20),
+  title: text("Give the decision a title.").min(3, "Give the decision a title of at least 3 characters.").max(200),
+  description: text("The description is text.").max(5000),
+  positiveClass: text("Name the positive class.").min(1, "Name the positive class.").max(100),
+  prevalence: required(fraction("Prevalence π")),
+  costFn: required(atLeast("The cost of a false negative", 0, "The cost of a false negative cannot be negative.")),
+  costFp: required(atLeast("The cost of a false positive", 0, "The cost of a false positive cannot be negative.")),
+  currency: text("Name the currency of the error costs.").min(1, "Name the currency of the error costs.").max(12),
+  recallFloor: required(share("The recall floor")),
+  precisionFloor: optionalNumber(share("The precision floor")),
+  operatingThreshold: required(numberField("The operating threshold")),
+  sloP95E2eMs: optionalNumber(atLeast("The p95 end-to-end latency SLO", Number.MIN_VALUE, "The p95 end-to-end latency SLO must be above 0.")),
+  sloP95TtftMs: optionalNumber(atLeast("The p95 time-to-first-token SLO", Number.MIN_VALUE, "The p95 time-to-first-token SLO must be above 0.")),
+  sloMinThroughputRps: optionalNumber(atLeast("The minimum throughput", Number.MIN_VALUE, "The minimum throughput must be above 0.")),
+  sloThroughputConcurrency: optionalNumber(atLeast("The concurrency", 1, "The concurrency is at least 1.").refine(Number.isInteger, "The concurrency is a whole number.")),
+  sloMaxCostPer1kRequests: optionalNumber(atLeast("The maximum cost per 1,000 requests", 0, "The maximum cost per 1,000 requests cannot be negative.")),
+  quorum: required(atLeast("The quorum", 1, "At least one approver must sign.").refine(Number.isInteger, "The quorum is a whole number of approvers.").refine((v) => v <= 20, "The quorum is at most 20.")),
 });
 
 export type DecisionParameters = z.infer<typeof decisionParametersSchema>;
@@ -36,9 +45,9 @@ export type DecisionParametersPatch = z.infer<typeof decisionParametersPatchSche
 /** Creating a decision (page, `POST /api/v1/decisions`, `verdict decision create --file`): the task
  * parameters, each optional here because `copyFrom` may supply it; the server merges the source's
  * parameters under the given ones and then requires the whole of decisionParametersSchema. */
-export const decisionCreateSchema = decisionParametersPatchSchema.extend({
-  copyFrom: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().min(1).max(100).optional()),
-});
+export const decisionCreateSchema = decisionParametersPatchSchema
+  .extend({ copyFrom: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().min(1).max(100).optional()) })
+  .strict();
 export type DecisionCreateInput = z.infer<typeof decisionCreateSchema>;
 
 /** What a parameter left out of a new decision defaults to (the same as the database's defaults). */
