@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { matchModels, type MatchCandidate } from "./model-match";
+import { groupModelNames, matchModels, type MatchCandidate } from "./model-match";
 
 const candidates: MatchCandidate[] = [
   { id: "c1", name: "Llama 2 7B Chat", aliases: ["meta-llama/Llama-2-7b-chat-hf"] },
@@ -46,5 +46,18 @@ describe("matchModels", () => {
 
   test("duplicates are reported once; empty candidate list matches nothing", () => {
     expect(matchModels(["a", "a"], []).unmatched).toEqual(["a"]);
+  });
+
+  test("groupModelNames: one model's spellings across files share a group; a distinct fine-tune does not", () => {
+    const groups = groupModelNames(["meta-llama/Llama-2-7b-chat-hf", "meta-llama__Llama-2-7b-chat-hf", "Llama-2-7b-chat-hf", "tiiuae/falcon-180B-chat", "falcon-180b-chat", "tiiuae/falcon-180B"]);
+    expect(groups.get("meta-llama__Llama-2-7b-chat-hf")).toBe("meta-llama/Llama-2-7b-chat-hf");
+    expect(groups.get("Llama-2-7b-chat-hf")).toBe("meta-llama/Llama-2-7b-chat-hf");
+    expect(groups.get("falcon-180b-chat")).toBe("tiiuae/falcon-180B-chat");
+    expect(groups.get("tiiuae/falcon-180B")).toBe("tiiuae/falcon-180B");
+  });
+
+  test("groupModelNames keeps distinct models apart however many there are", () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `org${i % 50}/model-${i}`);
+    expect(new Set(groupModelNames(names).values()).size).toBe(5000);
   });
 });

@@ -61,3 +61,34 @@ export function matchModels(models: readonly string[], candidates: readonly Matc
   }
   return { matched, unmatched };
 }
+
+/**
+ * Groups names that spell one model, in one pass: each name joins the first group that answers one
+ * of its keys (strict to loose, with the same rule as matchModels: ambiguous at a level means no
+ * match), or starts a group of its own. Returns name → the group's first name.
+ */
+export function groupModelNames(names: readonly string[]): Map<string, string> {
+  const index = new Map<string, Set<string>>();
+  const register = (key: string, group: string) => {
+    if (/^[a-z]+:$/.test(key)) return;
+    const groups = index.get(key) ?? new Set<string>();
+    groups.add(group);
+    index.set(key, groups);
+  };
+  const out = new Map<string, string>();
+  for (const name of names) {
+    if (out.has(name)) continue;
+    let group: string | undefined;
+    for (const key of keys(name)) {
+      const groups = index.get(key);
+      if (!groups) continue;
+      if (groups.size === 1) group = [...groups][0];
+      break;
+    }
+    group ??= name;
+    out.set(name, group);
+    const [exact, full, base] = keys(name);
+    for (const key of [exact, full, base, `base:${alnum(unsanitise(name))}`]) register(key as string, group);
+  }
+  return out;
+}

@@ -1,8 +1,8 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { rationaleProblem } from "@/lib/evidence/rationale";
-import { matchModels } from "@/lib/ingest/model-match";
-import type { CandidateCreateInput, CandidateInput, ShortlistInput } from "@/lib/schemas/candidate";
+import { groupModelNames, matchModels } from "@/lib/ingest/model-match";
+import { candidateCreateSchema, shortlistSchema, type CandidateCreateInput, type CandidateInput, type ShortlistInput } from "@/lib/schemas/candidate";
 import { recordAudit, type RequestInfo } from "./audit";
 import { database, db, type Tx } from "./db";
 import { lockEditableDecision } from "./decision-lock";
@@ -40,19 +40,12 @@ export async function unshortlistedModels(actor: Actor, decisionId: string) {
     orderBy: [{ modelName: "asc" }, { stage: "asc" }, { suite: "asc" }],
     select: { modelName: true, stage: true, suite: true, metric: true, value: true, higherIsBetter: true },
   });
+  const groups = groupModelNames([...new Set(rows.map((r) => r.modelName))]);
   const models = new Map<string, { name: string; group: string; scores: Omit<(typeof rows)[number], "modelName">[] }>();
-  const groups: { id: string; name: string; aliases: string[] }[] = [];
   for (const { modelName, ...score } of rows) {
-    let model = models.get(modelName);
-    if (!model) {
-      const same = matchModels([modelName], groups).matched.get(modelName);
-      const group = same ?? modelName;
-      if (same) groups.find((g) => g.id === same)!.aliases.push(modelName);
-      else groups.push({ id: modelName, name: modelName, aliases: [] });
-      model = { name: modelName, group, scores: [] };
-      models.set(modelName, model);
-    }
+    const model = models.get(modelName) ?? { name: modelName, group: groups.get(modelName) ?? modelName, scores: [] };
     model.scores.push(score);
+    models.set(modelName, model);
   }
   return [...models.values()];
 }
@@ -92,8 +85,9 @@ async function insertCandidate(tx: Tx, actor: Actor, decisionId: string, input: 
 }
 
 /** Analyst: add a candidate by hand (name, provider, model id, version) while the decision is a draft. */
-export async function createCandidate(actor: Actor, input: CandidateCreateInput, request: RequestInfo = {}) {
+export async function createCandidate(actor: Actor, raw: CandidateCreateInput, request: RequestInfo = {}) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
+  const input = candidateCreateSchema.parse(raw);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await lockEditableDecision(tx, input.decisionId);
@@ -107,8 +101,9 @@ export async function createCandidate(actor: Actor, input: CandidateCreateInput,
  * the model names (as the files spell them) that are that model; their rows become its stage 1–2
  * evidence. All entries or none.
  */
-export async function shortlistCandidates(actor: Actor, decisionId: string, input: ShortlistInput, request: RequestInfo = {}) {
+export async function shortlistCandidates(actor: Actor, decisionId: string, raw: ShortlistInput, request: RequestInfo = {}) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
+  const input = shortlistSchema.parse(raw);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await lockEditableDecision(tx, decisionId);

@@ -2,6 +2,7 @@ import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { summarize } from "@/lib/metrics";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
 export const BOOTSTRAP_SEED = 20_261_202;
@@ -13,16 +14,10 @@ export const BOOTSTRAP_SEED = 20_261_202;
  */
 export async function computeEvalRun(database: Database, runId: number): Promise<void> {
   const prisma = database.prisma;
-  const run = await prisma.evalRun.findUniqueOrThrow({
-    where: { id: runId },
-    select: {
-      id: true,
-      datasetVersionId: true,
-      candidate: { select: { operatingThreshold: true } },
-      decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true } },
-    },
-  });
+  // RUNNING first, then read the inputs: a parameter change after this point marks the run
+  // PENDING again, and the conditional writes below then leave this job's result unstored.
   await prisma.evalRun.update({ where: { id: runId }, data: { status: "RUNNING", progress: 0 } });
+  const run = await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
   try {
     const rows = await rawQuery<JoinedRow>(
       database,
@@ -54,9 +49,7 @@ export async function computeEvalRun(database: Database, runId: number): Promise
       }),
       input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
     };
-    await prisma.evalRun.update({
-      where: { id: runId },
-      data: {
+    await storeIfCurrent(database, runId, run, {
         status: "DONE",
         progress: 1,
         itemCount: rows.length,
@@ -66,10 +59,42 @@ export async function computeEvalRun(database: Database, runId: number): Promise
         metrics: JSON.parse(JSON.stringify(metrics)),
         computedAt: new Date(),
         error: null,
-      },
     });
   } catch (error) {
-    await prisma.evalRun.update({ where: { id: runId }, data: { status: "FAILED", error: error instanceof Error ? error.message : String(error) } });
+    await storeIfCurrent(database, runId, run, { status: "FAILED", error: error instanceof Error ? error.message : String(error) });
     throw error;
   }
+}
+
+const RUN_INPUTS = {
+  id: true,
+  datasetVersionId: true,
+  candidate: { select: { operatingThreshold: true } },
+  decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true } },
+} as const;
+
+type RunInputs = { candidate: { operatingThreshold: number | null }; decision: { prevalence: number; costFn: number; costFp: number; operatingThreshold: number } };
+
+const sameInputs = (a: RunInputs, b: RunInputs) =>
+  a.candidate.operatingThreshold === b.candidate.operatingThreshold &&
+  a.decision.prevalence === b.decision.prevalence &&
+  a.decision.costFn === b.decision.costFn &&
+  a.decision.costFp === b.decision.costFp &&
+  a.decision.operatingThreshold === b.decision.operatingThreshold;
+
+/**
+ * Stores a job's outcome only when it is still the run's current computation: the run is RUNNING
+ * and π, the costs and the thresholds are those the job read. A parameter change meanwhile marked
+ * the run PENDING and queued another job (lib/server/recompute.ts); with several workers that job
+ * may already be RUNNING, which is why the inputs are compared, under the run's row lock.
+ */
+async function storeIfCurrent(database: Database, runId: number, used: RunInputs, data: Prisma.EvalRunUpdateInput): Promise<boolean> {
+  return database.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM "EvalRun" WHERE id = ${runId} FOR UPDATE`;
+    if (row?.status !== "RUNNING") return false;
+    const now = await tx.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
+    if (!sameInputs(now, used)) return false;
+    await tx.evalRun.update({ where: { id: runId }, data });
+    return true;
+  });
 }

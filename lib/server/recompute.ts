@@ -12,12 +12,14 @@ export const METRIC_INPUTS = ["prevalence", "costFn", "costFp", "operatingThresh
  * Marks the computed runs whose stored metrics depend on a changed parameter as PENDING, in the
  * caller's transaction (with its audit event), and returns their ids for `enqueueRecompute` to
  * hand to the job queue after the commit. Until they are DONE again the pack says "recomputing"
- * and submitting is refused. Only one candidate's runs when only its own threshold changed.
+ * and submitting is refused. Only one candidate's runs when only its own threshold changed. A run
+ * whose job is computing with the old inputs (RUNNING) is marked too: that job then finds its run
+ * no longer RUNNING and drops its result (computeEvalRun), and the new job stores the right one.
  */
 export async function markRunsForRecompute(tx: Tx, actor: Actor, decisionId: string, reason: string, request: RequestInfo, candidateId?: string): Promise<number[]> {
   const rows = candidateId
-    ? await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND "candidateId" = ${candidateId} AND status = 'DONE' RETURNING id`
-    : await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status = 'DONE' RETURNING id`;
+    ? await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND "candidateId" = ${candidateId} AND status IN ('DONE', 'RUNNING') RETURNING id`
+    : await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status IN ('DONE', 'RUNNING') RETURNING id`;
   const runIds = rows.map((r) => r.id).sort((a, b) => a - b);
   if (runIds.length > 0) {
     await recordAudit(tx, { actor, action: "eval_run.recompute_queued", entityType: "Decision", entityId: decisionId, decisionId, after: { runIds, reason, candidateId: candidateId ?? null }, request });

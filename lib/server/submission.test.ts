@@ -226,4 +226,21 @@ describe("an edit racing a submission", () => {
       }
     }
   });
+
+  it("a parameter change while a run's job is computing never leaves the run with metrics of the old parameters", async () => {
+    const analyst = await makeActor(["ANALYST"]);
+    const { decisionId, runIds } = await decisionWithRuns(analyst);
+    const database = await (await import("./db")).database();
+    const { computeEvalRun } = await import("./eval-runs");
+    for (const prevalence of [0.05, 0.07, 0.09]) {
+      // A job already computing (as a worker would be) when the analyst changes π.
+      const computing = computeEvalRun(database, runIds[0]!).catch(() => undefined);
+      await updateDecisionParameters(analyst, decisionId, { prevalence });
+      await computing;
+      await drainInlineJobs();
+      const run = await (await db()).evalRun.findUniqueOrThrow({ where: { id: runIds[0]! }, select: { status: true, metrics: true } });
+      expect(run.status).toBe("DONE");
+      expect((run.metrics as unknown as StoredRunMetrics).parameters.prevalence).toBe(prevalence);
+    }
+  });
 });
