@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { DECISION_DEFAULTS, decisionCreateSchema, decisionParametersSchema } from "../../lib/schemas/decision.ts";
+import type { DecisionCreateInput } from "../../lib/schemas/decision.ts";
 import { database } from "../../lib/server/db.ts";
 import { createDecision } from "../../lib/server/decisions.ts";
-import { AppError } from "../../lib/server/errors.ts";
+import { AppError, fieldProblems, type FieldProblem } from "../../lib/server/errors.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, requireActorOption, resolveActor } from "../actor.ts";
 
 export const HELP = `usage: verdict decision create --file decision.json [--as EMAIL | --token TOKEN]
@@ -24,36 +24,6 @@ Prints {"decision": {...}} as JSON. Invalid JSON or invalid parameters print eve
 FILE: field: reason on stderr and exit 1; nothing is created. Exit code 2: invalid options.`;
 
 class UsageError extends Error {}
-
-interface Problem {
-  field: string;
-  reason: string;
-}
-
-/** As the API names them (lib/server/route.ts): an unknown key is a field of its own. */
-const problemsOf = (error: z.ZodError): Problem[] =>
-  error.issues.flatMap((i) =>
-    i.code === "unrecognized_keys" ? i.keys.map((key) => ({ field: [...i.path, key].join("."), reason: "Unknown field." })) : [{ field: i.path.join(".") || "(body)", reason: i.message }],
-  );
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * Every problem of the body at once. The server checks the given fields, then (after filling in
- * `copyFrom`'s parameters and the defaults) that none is missing; without `copyFrom` both checks
- * can be made here, so a file with a bad value and a missing field names both.
- */
-function bodyProblems(body: unknown): Problem[] {
-  const given = decisionCreateSchema.safeParse(body);
-  const problems = given.success ? [] : problemsOf(given.error);
-  if (isObject(body) && (body.copyFrom === undefined || body.copyFrom === null || body.copyFrom === "")) {
-    const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const whole = decisionParametersSchema.safeParse({ ...DECISION_DEFAULTS, ...defined });
-    // A field valid on its own is valid here too: what this adds is the fields left out.
-    if (!whole.success) for (const p of problemsOf(whole.error)) if (!problems.some((q) => q.field === p.field)) problems.push(p.field in defined ? p : { field: p.field, reason: "is required" });
-  }
-  return problems;
-}
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -80,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const file = values.file;
-  const fail = (problems: Problem[]) => {
+  const fail = (problems: FieldProblem[]) => {
     process.stderr.write(problems.map((p) => `${file}: ${p.field}: ${p.reason}\n`).join(""));
     return 1;
   };
@@ -91,19 +61,17 @@ export async function run(argv: string[]): Promise<number> {
     const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : `cannot be read (${(error as Error).message})`;
     return fail([{ field: "(file)", reason }]);
   }
-  const problems = bodyProblems(body);
-  if (problems.length > 0) return fail(problems);
-
   try {
     const actor = await resolveActor(values, "creates the decision");
-    const decision = await createDecision(actor, decisionCreateSchema.parse(body), { userAgent: "verdict-cli" });
+    // createDecision validates (every problem at once, as the API reports them): nothing here.
+    const decision = await createDecision(actor, body as DecisionCreateInput, { userAgent: "verdict-cli" });
     process.stdout.write(JSON.stringify({ decision }, null, 2) + "\n");
     return 0;
   } catch (error) {
     // A copyFrom source that is missing, or a copied decision still lacking a parameter.
-    if (error instanceof z.ZodError) return fail(problemsOf(error));
+    if (error instanceof z.ZodError) return fail(fieldProblems(error).map((p) => ({ ...p, field: p.field || "(body)" })));
     if (error instanceof AppError) {
-      const issues = (error.details as { issues?: Problem[] } | undefined)?.issues;
+      const issues = (error.details as { issues?: FieldProblem[] } | undefined)?.issues;
       if (issues?.length) return fail(issues);
       process.stderr.write(`verdict decision create: ${error.message}\n`);
       return 1;

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { can } from "@/lib/auth/permissions";
 import {
   DECISION_DEFAULTS,
@@ -88,7 +89,9 @@ const COPIED = (({ id: _i, title: _t, description: _d, ...rest }) => rest)(TASK_
  */
 export async function createDecision(actor: Actor, input: DecisionCreateInput, request: RequestInfo = {}) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
-  const { copyFrom, ...given } = decisionCreateSchema.parse(input);
+  const given = decisionCreateSchema.safeParse(input);
+  const raw: Record<string, unknown> = typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input } : {};
+  const copyFrom = given.success ? given.data.copyFrom : undefined;
   const prisma = await db();
   let copied: Record<string, unknown> = {};
   if (copyFrom) {
@@ -96,8 +99,17 @@ export async function createDecision(actor: Actor, input: DecisionCreateInput, r
     if (!source) throw new AppError("VALIDATION", "copyFrom: no decision has this id.", { issues: [{ field: "copyFrom", reason: "No decision has this id." }], total: 1 });
     copied = source;
   }
-  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  const parameters = decisionParametersSchema.parse({ ...DECISION_DEFAULTS, ...copied, ...defined });
+  // Every problem at once: the fields given (their own rules, unknown keys), then the whole set
+  // after the copy and the defaults (what is still missing), each field named once.
+  delete raw.copyFrom;
+  const defined = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  const whole = decisionParametersSchema.safeParse({ ...DECISION_DEFAULTS, ...copied, ...defined });
+  if (!given.success || !whole.success) {
+    const issues = [...(given.error?.issues ?? [])];
+    for (const issue of whole.error?.issues ?? []) if (!issues.some((i) => i.path.join(".") === issue.path.join("."))) issues.push(issue);
+    throw new z.ZodError(issues);
+  }
+  const parameters = whole.data;
   return prisma.$transaction(async (tx) => {
     const decision = await tx.decision.create({ data: { ...parameters, createdById: actor.id }, select: DECISION_PARAMETERS });
     await recordAudit(tx, {

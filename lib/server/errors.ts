@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 
 /** One error type for the domain layer: a code mapped to an HTTP status and a user-facing message. */
 export const ERROR_STATUS = {
@@ -30,3 +31,16 @@ export class AppError extends Error {
 
 export const forbiddenError = (what = "You do not have permission to do this.") => new AppError("FORBIDDEN", what);
 export const notFoundError = (what: string) => new AppError("NOT_FOUND", `${what} was not found.`);
+
+/** A problem of a request, as the API, the forms and the CLI name it. */
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
+/** Zod's issues as field problems; an unknown key is a field of its own ("prevalance" must not pass silently). */
+export function fieldProblems(error: z.ZodError): FieldProblem[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), reason: "Unknown field." })) : [{ field: issue.path.join("."), reason: issue.message }],
+  );
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
-import { AppError } from "./errors";
+import { AppError, fieldProblems } from "./errors";
 import { currentActor, type Actor } from "./session";
 import { actorForToken } from "./api-tokens";
 import type { RequestInfo } from "./audit";
@@ -90,10 +90,7 @@ export function errorResponse(error: unknown): Response {
     return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.status });
   }
   if (error instanceof z.ZodError) {
-    // An unknown key is named as the field it is (a typo such as "prevalance" must not pass silently).
-    const issues = error.issues.slice(0, 100).flatMap((issue) =>
-      issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), reason: "Unknown field." })) : [{ field: issue.path.join("."), reason: issue.message }],
-    );
+    const issues = fieldProblems(error).slice(0, 100);
     return NextResponse.json({ error: { code: "VALIDATION", message: "The request is not valid.", details: { issues, total: error.issues.length } } }, { status: 422 });
   }
   console.error(error);

@@ -79,8 +79,8 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
       [
         `${file}: prevalence: Prevalence π must be below 1.`,
         `${file}: quorum: At least one approver must sign.`,
-        `${file}: positiveClass: is required`,
-        `${file}: costFp: is required`,
+        `${file}: positiveClass: Name the positive class.`,
+        `${file}: costFp: The cost of a false positive is required.`,
       ].sort(),
     );
     expect(await prisma.decision.count({ where: { title } })).toBe(0);
