@@ -1,15 +1,18 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db, database } from "../db";
 import { seedDemo } from "../seed/demo-seed";
 import { exportPackJson, exportPackPdf } from "./export-pack";
-import { pdfSafe } from "./pdf";
+import { pdfSafe, renderPackPdf } from "./pdf";
 import { makeActor } from "@/test/factories";
 
 describe("pack exports", () => {
-  it("exports the demo pack as JSON (figures, gates, hashes) and PDF, each audited; admins are refused", async () => {
+  beforeAll(async () => {
     vi.stubEnv("VERDICT_DEMO", "1");
     await seedDemo(await database(), () => {});
     vi.unstubAllEnvs();
+  }, 120_000);
+
+  it("exports the demo pack as JSON (figures, gates, hashes) and PDF, each audited; admins are refused", async () => {
     const reviewer = await makeActor(["REVIEWER"]);
     const pack = await exportPackJson(reviewer, "demo-moderation");
     expect(pack.evidence.candidates).toHaveLength(4);
@@ -25,6 +28,13 @@ describe("pack exports", () => {
     const admin = await makeActor(["ADMIN"]);
     await expect(exportPackJson(admin, "demo-moderation")).rejects.toMatchObject({ code: "FORBIDDEN" });
   }, 120_000);
+
+  it("renders a chart with nothing measured — no TPOT in any serving file — as an empty plot instead of failing", async () => {
+    const pack = await exportPackJson(await makeActor(["REVIEWER"]), "demo-moderation");
+    for (const row of pack.evidence.serving) row.tpotMs = {};
+    const bytes = await renderPackPdf(pack);
+    expect(Buffer.from(bytes.slice(0, 5)).toString("latin1")).toBe("%PDF-");
+  });
 
   it("spells out symbols the standard PDF fonts cannot encode", () => {
     expect(pdfSafe("recall ≥ 0.85 at π ✓ — ok")).toBe("recall >= 0.85 at pi PASS — ok");

@@ -105,19 +105,22 @@ class Writer {
     const ys = all.map((p) => p.y).filter((v): v is number => v !== null).concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
     const xs = all.map((p) => p.x);
     const log = model.x.scale === "log";
-    const [xMin, xMax] = model.x.domain ?? [Math.min(...xs), Math.max(...xs)];
-    const [yMin, yMax] = model.y.domain ?? [Math.min(0, ...ys), Math.max(...ys) * 1.05 || 1];
+    // A chart with nothing measured (e.g. no TPOT in any serving file, and no SLO line) still gets
+    // finite axes — Math.max() of nothing is -Infinity, which made every tick NaN — and says so.
+    const [xMin, xMax] = model.x.domain ?? (xs.length ? [Math.min(...xs), Math.max(...xs)] : log ? [1, 10] : [0, 1]);
+    const [yMin, yMax] = model.y.domain ?? (ys.length ? [Math.min(0, ...ys), Math.max(...ys) * 1.05 || 1] : [0, 1]);
     const tx = (x: number) => plot.x + (log ? (Math.log(x) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1) : (x - xMin) / (xMax - xMin || 1)) * plot.w;
     const ty = (y: number) => y0 + ((y - yMin) / (yMax - yMin || 1)) * plot.h;
     const inside = (x: number, y: number) => x >= plot.x - 0.5 && x <= plot.x + plot.w + 0.5 && y >= y0 - 0.5 && y <= top + 0.5;
     const p = this.page;
     p.drawRectangle({ x: plot.x, y: y0, width: plot.w, height: plot.h, borderColor: rgb(0.5, 0.5, 0.5), borderWidth: 0.5 });
+    if (!all.some((pt) => pt.y !== null)) p.drawText("No values measured for this chart.", { x: plot.x + 8, y: top - 14, size: 8, font: this.font, color: rgb(0.4, 0.4, 0.4) });
     const ticks = (min: number, max: number, isLog: boolean, given?: number[]) => given ?? [0, 0.25, 0.5, 0.75, 1].map((f) => (isLog ? Math.exp(Math.log(min) + f * (Math.log(max) - Math.log(min))) : min + f * (max - min)));
     for (const v of ticks(xMin, xMax, log, model.x.ticks)) {
       const label = formatNumber(v, v >= 100 ? 0 : model.x.digits ?? 2);
       p.drawText(label, { x: tx(v) - this.font.widthOfTextAtSize(label, 6.5) / 2, y: y0 - 9, size: 6.5, font: this.font });
     }
-    for (const v of ticks(yMin, yMax, false)) {
+    for (const v of ys.length ? ticks(yMin, yMax, false) : []) {
       const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
       p.drawText(label, { x: plot.x - 4 - this.font.widthOfTextAtSize(label, 6.5), y: ty(v) - 2, size: 6.5, font: this.font });
       p.drawLine({ start: { x: plot.x, y: ty(v) }, end: { x: plot.x + plot.w, y: ty(v) }, thickness: 0.2, color: rgb(0.85, 0.85, 0.85) });
