@@ -6,6 +6,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 // The production journey's own server: `npm start` on an empty database, no demo (see scripts/e2e-production-server.ts).
 const PRODUCTION_PORT = Number(process.env.E2E_PRODUCTION_PORT ?? 3211);
 const PRODUCTION_SPECS = /production-[a-z-]+\.spec\.ts/;
+// The journey starts from the empty database ("No decisions yet", the first admin): it runs first
+// and alone on that server; the other production specs (project "production-after-journey") after it.
+const JOURNEY = /production-journey\.spec\.ts/;
 
 export default defineConfig({
   testDir: "e2e",
@@ -27,7 +30,14 @@ export default defineConfig({
   },
   projects: [
     { name: "chromium", testIgnore: PRODUCTION_SPECS, use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "production", testMatch: PRODUCTION_SPECS, use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` } },
+    { name: "production", testMatch: JOURNEY, use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` } },
+    {
+      name: "production-after-journey",
+      testMatch: PRODUCTION_SPECS,
+      testIgnore: JOURNEY,
+      dependencies: ["production"],
+      use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` },
+    },
   ],
   // Started in this order: the demo server builds the app, the production server reuses the build.
   webServer: [
