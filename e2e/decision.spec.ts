@@ -16,11 +16,11 @@ test("the analyst sees the demo decision with its five stages and a figure per c
   // The figures on the page are the stored evidence, read back through the API.
   const response = await page.request.get("/api/v1/decisions/demo-moderation");
   expect(response.status()).toBe(200);
-  const { decision } = await response.json();
-  expect(decision.candidates).toHaveLength(4);
-  expect(JSON.stringify(decision)).not.toContain("passwordHash");
-  for (const candidate of decision.candidates) {
-    const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === candidate.id);
+  const pack = await response.json();
+  expect(pack.candidates).toHaveLength(4);
+  expect(JSON.stringify(pack)).not.toContain("passwordHash");
+  for (const candidate of pack.candidates) {
+    const run = pack.runs.find((r: { candidateId: string }) => r.candidateId === candidate.id);
     const ap = run.metrics.report.averagePrecision.toFixed(3);
     const header = table.getByRole("columnheader", { name: candidate.name });
     await expect(header).toBeVisible();

@@ -23,9 +23,9 @@ test.describe.configure({ mode: "serial" });
 
 test("the threshold and prevalence controls update the stress test at once, exactly at the stored points", async ({ page }) => {
   await signIn(page, "reviewer", "/decisions/demo-moderation");
-  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
-  const atlas = decision.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
-  const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === atlas.id);
+  const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const atlas = pack.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
+  const run = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id);
   const row = await atlasRow(page);
   await expect(row).toContainText(run.metrics.report.reweighted.precision.toFixed(3));
 
@@ -75,9 +75,9 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({ timeout: 30_000 });
   // The job queue recomputes them (the pack says "recomputing" meanwhile): wait for the new metrics.
   const thresholds = async () => {
-    const { decision } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
+    const { decision, runs } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
     expect(decision.operatingThreshold).toBe(0.45);
-    return (decision.evalRuns as { metrics: { parameters: { threshold: number } } }[]).map((r) => r.metrics.parameters.threshold);
+    return (runs as { metrics: { parameters: { threshold: number } } }[]).map((r) => r.metrics.parameters.threshold);
   };
   await expect.poll(thresholds, { timeout: 90_000 }).toEqual([0.45, 0.45, 0.45, 0.45]);
   await page.reload();

@@ -11,10 +11,13 @@ test("a reviewer downloads the pack as PDF and as JSON holding the page's figure
 
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export JSON" }).click()]);
   const pack = JSON.parse(await readFile((await json.path())!, "utf8"));
-  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const api = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   expect(pack.contentSha256).toMatch(/^[0-9a-f]{64}$/);
+  // The export and the API read one model: the same runs, the same results.
+  expect(pack.evidence.runs.map((r: { runId: number }) => r.runId)).toEqual(api.runs.map((r: { runId: number }) => r.runId));
+  expect(pack.results).toEqual(api.results);
   for (const run of pack.evidence.runs) {
-    const stored = decision.evalRuns.find((r: { id: number }) => r.id === run.runId);
+    const stored = api.runs.find((r: { runId: number }) => r.runId === run.runId);
     expect(run.metrics.report.averagePrecision).toBe(stored.metrics.report.averagePrecision);
     expect(run.metrics.report.reweighted.precision).toBe(stored.metrics.report.reweighted.precision);
   }

@@ -26,10 +26,10 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
   }
 
   // Stage 3: the stored engine figures, read back through the API, are the page's figures.
-  const { decision } = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   const task = page.getByTestId("task-figures");
-  for (const c of decision.candidates) {
-    const run = decision.evalRuns.find((r: { candidateId: string }) => r.candidateId === c.id);
+  for (const c of pack.candidates) {
+    const run = pack.runs.find((r: { candidateId: string }) => r.candidateId === c.id);
     const row = task.locator(`tr[data-candidate="${c.name}"]`);
     await expect(row).toContainText(run.metrics.report.averagePrecision.toFixed(3));
     await expect(row).toContainText(run.metrics.report.rocAuc.toFixed(3));

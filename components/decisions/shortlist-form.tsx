@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useMemo, useState } from "react";
+import { memo, useActionState, useCallback, useMemo, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { FormMessage } from "@/components/ui/form-feedback";
 
@@ -30,7 +30,8 @@ export function ShortlistForm({ decisionId, models, action }: { decisionId: stri
   const [filter, setFilter] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const visible = useMemo(() => models.filter((m) => !filter || m.name.toLowerCase().includes(filter.toLowerCase())), [models, filter]);
-  const update = (name: string, patch: Partial<Row>) => setRows((r) => ({ ...r, [name]: { ...r[name]!, ...patch } }));
+  // Stable, so a change re-renders only its own row (a leaderboard can list a thousand models).
+  const update = useCallback((name: string, patch: Partial<Row>) => setRows((r) => ({ ...r, [name]: { ...r[name]!, ...patch } })), []);
 
   const entries = () => {
     const byName = new Map<string, { name: string; provider: string; models: string[] }>();
@@ -71,18 +72,7 @@ export function ShortlistForm({ decisionId, models, action }: { decisionId: stri
           <tr><th scope="col">Shortlist</th><th scope="col">Model (as the file names it)</th><th scope="col">Scores</th><th scope="col">Candidate name</th><th scope="col">Provider</th></tr>
         </thead>
         <tbody>
-          {visible.map((m) => {
-            const row = rows[m.name]!;
-            return (
-              <tr key={m.name}>
-                <td><input type="checkbox" aria-label={`Shortlist ${m.name}`} checked={row.ticked} onChange={(e) => update(m.name, { ticked: e.target.checked })} /></td>
-                <td>{m.name}</td>
-                <td className="muted">{m.scores.slice(0, 4).map(formatScore).join("; ")}{m.scores.length > 4 ? `; +${m.scores.length - 4} more` : ""}</td>
-                <td><input type="text" aria-label={`Candidate name for ${m.name}`} value={row.candidate} onChange={(e) => update(m.name, { candidate: e.target.value })} /></td>
-                <td><input type="text" aria-label={`Provider of ${m.name}`} value={row.provider} onChange={(e) => update(m.name, { provider: e.target.value })} /></td>
-              </tr>
-            );
-          })}
+          {visible.map((m) => <ModelRow key={m.name} model={m} row={rows[m.name]!} update={update} />)}
         </tbody>
       </table>
       <p className="muted">
@@ -94,3 +84,15 @@ export function ShortlistForm({ decisionId, models, action }: { decisionId: stri
     </form>
   );
 }
+
+const ModelRow = memo(function ModelRow({ model: m, row, update }: { model: UnshortlistedModel; row: Row; update: (name: string, patch: Partial<Row>) => void }) {
+  return (
+    <tr>
+      <td><input type="checkbox" aria-label={`Shortlist ${m.name}`} checked={row.ticked} onChange={(e) => update(m.name, { ticked: e.target.checked })} /></td>
+      <td>{m.name}</td>
+      <td className="muted">{m.scores.slice(0, 4).map(formatScore).join("; ")}{m.scores.length > 4 ? `; +${m.scores.length - 4} more` : ""}</td>
+      <td><input type="text" aria-label={`Candidate name for ${m.name}`} value={row.candidate} onChange={(e) => update(m.name, { candidate: e.target.value })} /></td>
+      <td><input type="text" aria-label={`Provider of ${m.name}`} value={row.provider} onChange={(e) => update(m.name, { provider: e.target.value })} /></td>
+    </tr>
+  );
+});

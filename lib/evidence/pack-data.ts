@@ -110,12 +110,21 @@ export interface PackComparison {
   items: number;
 }
 
+/** A run that does not count (SPEC §2): listed apart with its dataset and why, never compared. */
+export interface OtherRun {
+  runId: number;
+  candidateId: string;
+  status: string;
+  dataset: { name: string; version: number; itemCount: number; positiveCount: number };
+  reason: "another dataset version" | "superseded by a newer run" | `not finished (${string})`;
+}
+
 export interface PackData {
   decision: PackDecision;
   candidates: PackCandidate[];
   scores: PackScore[];
   resemblances: PackResemblance[];
-  /** The newest computed run per candidate. */
+  /** The run that counts per candidate: its newest finished run on the evaluation dataset version. */
   runs: PackRun[];
   serving: PackServing[];
   comparisons: PackComparison[];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
-import { getDecisionPack, listDecisions, updateDecisionParameters } from "./decisions";
+import { getDecisionParameters, listDecisions, updateDecisionParameters } from "./decisions";
+import { getPackModel } from "./evidence-pack";
 import { makeActor, makeDecision } from "@/test/factories";
 
 describe("decisions", () => {
@@ -23,8 +24,9 @@ describe("decisions", () => {
     const admin = await makeActor(["ADMIN"]);
     const { id } = await makeDecision(analyst);
     await expect(updateDecisionParameters(reviewer, id, { prevalence: 0.3 })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await getDecisionPack(reviewer, id)).prevalence).toBe(0.02);
-    await expect(getDecisionPack(admin, id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await getDecisionParameters(reviewer, id)).prevalence).toBe(0.02);
+    expect((await getPackModel(reviewer, id)).decision.prevalence).toBe(0.02);
+    await expect(getPackModel(admin, id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(listDecisions(admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
     const frozen = await makeDecision(analyst, { status: "IN_REVIEW" });
     await expect(updateDecisionParameters(analyst, frozen.id, { prevalence: 0.3 })).rejects.toMatchObject({ code: "CONFLICT" });
@@ -32,6 +34,6 @@ describe("decisions", () => {
 
   it("an unknown decision is not found", async () => {
     const analyst = await makeActor(["ANALYST"]);
-    await expect(getDecisionPack(analyst, "no-such-decision")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getPackModel(analyst, "no-such-decision")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -148,74 +148,7 @@ export async function setDecisionArchived(actor: Actor, decisionId: string, arch
   });
 }
 
-/** Everything the decision page's stage table needs, read once (stored metrics, never recomputed here). */
-export async function getDecisionPack(actor: Actor, decisionId: string) {
-  if (!can(actor, "decision.read")) throw forbiddenError();
-  const prisma = await db();
-  const decision = await prisma.decision.findUnique({
-    where: { id: decisionId },
-    select: {
-      ...DECISION_PARAMETERS,
-      candidates: {
-        orderBy: { createdAt: "asc" },
-        select: {
-          id: true,
-          name: true,
-          provider: true,
-          version: true,
-          shortlistRationale: true,
-          operatingThreshold: true,
-          priceInputPerMTok: true,
-          priceOutputPerMTok: true,
-          pricePerHour: true,
-        },
-      },
-      scores: {
-        select: { candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, retrievedAt: true, relevanceNote: true },
-      },
-      evalRuns: {
-        where: { status: "DONE" },
-        orderBy: { id: "desc" },
-        select: {
-          id: true,
-          candidateId: true,
-          itemCount: true,
-          missingCount: true,
-          unknownCount: true,
-          duplicateCount: true,
-          parseFailureCount: true,
-          metrics: true,
-          computedAt: true,
-          datasetVersion: { select: { id: true, version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } } },
-        },
-      },
-      servingBenchmarks: {
-        orderBy: [{ concurrency: "asc" }],
-        select: {
-          candidateId: true,
-          tool: true,
-          toolVersion: true,
-          concurrency: true,
-          requestRate: true,
-          completed: true,
-          failed: true,
-          requestThroughput: true,
-          outputTokenThroughput: true,
-          meanInputTokens: true,
-          meanOutputTokens: true,
-          ttftMs: true,
-          tpotMs: true,
-          e2eMs: true,
-          tpotSource: true,
-        },
-      },
-    },
-  });
-  if (!decision) throw notFoundError("The decision");
-  return decision;
-}
 
-export type DecisionPack = Awaited<ReturnType<typeof getDecisionPack>>;
 
 /**
  * Analyst: change task parameters — the one use case behind the edit page, the what-if save,

@@ -4,7 +4,8 @@ import { candidateStyles } from "@/lib/charts/palette";
 import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
 import { acrossStages } from "@/lib/evidence/evidence-pack";
 import { compactPr, compactRoc } from "@/lib/evidence/compact-curves";
-import { getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
+import { getOtherRuns, getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
+import { OtherRuns } from "@/components/evidence/other-runs";
 import type { Actor } from "@/lib/server/session";
 import { ScoresStage } from "@/components/evidence/scores-stage";
 import { TaskStage } from "@/components/evidence/task-stage";
@@ -25,9 +26,14 @@ export async function ScoresSection({ actor, decisionId, stage }: Props & { stag
 }
 
 export async function TaskSection({ actor, decisionId }: Props) {
-  const [{ candidates }, runs] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId)]);
+  const [{ candidates }, runs, other] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId), getOtherRuns(actor, decisionId)]);
   const styles = candidateStyles(candidates.map((c) => c.id));
-  return <TaskStage candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />;
+  return (
+    <>
+      <TaskStage candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />
+      <OtherRuns runs={other} candidates={candidates} />
+    </>
+  );
 }
 
 export async function StressSection({ actor, decisionId }: Props) {

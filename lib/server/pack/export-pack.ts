@@ -2,12 +2,13 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
 import { canonicalJson } from "@/lib/canonical-json";
-import { acrossStages } from "@/lib/evidence/evidence-pack";
+import { packResults } from "@/lib/evidence/pack-results";
 import type { PackData } from "@/lib/evidence/pack-data";
 import { recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { forbiddenError } from "../errors";
-import { getPackData, getPackSignoff } from "../evidence-pack";
+import { getPackSignoff } from "../evidence-pack";
+import { readPackModel } from "./read-model";
 import type { Actor } from "../session";
 import { renderPackPdf } from "./pdf";
 
@@ -21,22 +22,9 @@ export const EXPORT_FORMAT = "verdict.evidence-pack-export/1";
  */
 export async function buildPackExport(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
-  const [data, revisions] = await Promise.all([getPackData(actor, decisionId), getPackSignoff(actor, decisionId)]);
-  const across = acrossStages(data);
-  const results = {
-    gates: across.gates,
-    funnel: across.funnel,
-    totalCostPer1k: across.totals,
-    rankComparison: {
-      rankings: across.ranks.rankings.map((r) => ({ key: r.key, label: r.label, role: r.role, ranks: Object.fromEntries(r.ranking) })),
-      kendallTau: across.ranks.taus,
-      reversals: across.ranks.reversals,
-    },
-    sloHeadroom: across.headroom,
-    bestCandidateId: across.bestCandidateId,
-    significance: across.significance,
-  };
-  const content = { evidence: data, results };
+  const prisma = await db();
+  const [{ otherRuns, ...data }, revisions] = await Promise.all([readPackModel(prisma, decisionId), getPackSignoff(actor, decisionId)]);
+  const content = { evidence: data, otherRuns, results: packResults(data) };
   const contentSha256 = createHash("sha256").update(canonicalJson(content), "utf8").digest("hex");
   const current = revisions.find((r) => r.supersededAt === null) ?? revisions[0] ?? null;
   return {

@@ -1,12 +1,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
-import { candidateGates, type Gate } from "@/lib/evidence/gates";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
-import { runsThatCount } from "@/lib/evidence/run-that-counts";
-import type { Pct } from "@/lib/evidence/serving";
+import type { Gate } from "@/lib/evidence/gates";
+import { packResults } from "@/lib/evidence/pack-results";
 import { TASK_PARAMETERS } from "../decisions";
 import { notFoundError } from "../errors";
+import { readPackModel } from "../pack/read-model";
 import type { Tx } from "../db";
 
 /**
@@ -16,7 +15,7 @@ import type { Tx } from "../db";
  * parameters — but nothing of the workflow (status, timestamps of edits), so signing or a
  * transition never changes the hash. Rows are ordered by id so the bytes are reproducible.
  */
-export const PACK_FORMAT = "verdict.pack/1";
+export const PACK_FORMAT = "verdict.pack/2";
 
 export async function readPackContent(tx: Tx, decisionId: string) {
   const d = await tx.decision.findUnique({
@@ -58,21 +57,18 @@ export async function readPackContent(tx: Tx, decisionId: string) {
   if (!d) throw notFoundError("The decision");
   const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
 
-  // Results: the gates of each candidate from the run that counts and its serving rows.
-  const counting = runsThatCount(evalRuns, d.evaluationDatasetVersionId);
-  const gates: Record<string, Gate[]> = {};
-  for (const c of candidates) {
-    const run = counting.get(c.id);
-    const rows = servingBenchmarks.filter((s) => s.candidateId === c.id).map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct }));
-    gates[c.id] = candidateGates(task, c, (run?.metrics as unknown as StoredRunMetrics | undefined) ?? null, rows);
-  }
+  // Results: derived from the pack's read model, read in this same transaction — the same
+  // figures the page, the API and the exports state.
+  const { otherRuns, ...model } = await readPackModel(tx, decisionId);
   return {
     format: PACK_FORMAT,
     decisionId: d.id,
     task,
     candidates,
     evidence: { imports, leaderboardScores: scores, suiteResemblances: resemblances, datasets, evalRuns, servingBenchmarks },
-    results: { gates },
+    runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),
+    otherRuns,
+    results: packResults(model),
   };
 }
 
@@ -84,4 +80,15 @@ export const sha256Hex = (text: string) => createHash("sha256").update(text, "ut
 export async function buildPack(tx: Tx, decisionId: string): Promise<{ canonicalJson: string; sha256: string }> {
   const json = canonicalJson(await readPackContent(tx, decisionId));
   return { canonicalJson: json, sha256: sha256Hex(json) };
+}
+
+/**
+ * The gates a revision froze, per candidate. verdict.pack/1 stored them by candidate id,
+ * verdict.pack/2 stores the read model's gate table (a list): both are read the same way.
+ */
+export function frozenGates(canonicalJsonText: string): Record<string, Gate[]> {
+  const pack = JSON.parse(canonicalJsonText) as { results?: { gates?: Record<string, Gate[]> | { candidateId: string; gates: Gate[] }[] } };
+  const gates = pack.results?.gates;
+  if (!gates) return {};
+  return Array.isArray(gates) ? Object.fromEntries(gates.map((g) => [g.candidateId, g.gates])) : gates;
 }

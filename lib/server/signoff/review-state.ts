@@ -2,12 +2,11 @@ import "server-only";
 import { isEditable } from "@/lib/decisions/editable";
 import { submissionProblems } from "./submission-check";
 import { can } from "@/lib/auth/permissions";
-import type { Gate } from "@/lib/evidence/gates";
 import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { buildPack } from "./build-pack";
+import { buildPack, frozenGates } from "./build-pack";
 
 const MAX_DIFF = 200;
 
@@ -54,7 +53,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
       diffs.set(r.id, { toNumber: "now", entries: entries.slice(0, MAX_DIFF), total: entries.length });
     }
   });
-  const pack = parse(latest && !evidenceChanged ? latest.canonicalJson : live.canonicalJson) as { results?: { gates?: Record<string, Gate[]> } };
+  const gates = frozenGates(latest && !evidenceChanged ? latest.canonicalJson : live.canonicalJson);
   const supersededIds = new Set(revisions.filter((r) => r.supersededAt || (r.id === latest?.id && evidenceChanged)).map((r) => r.id));
   const names = new Map((await prisma.user.findMany({ where: { id: { in: [...new Set(transitions.map((t) => t.actorId).filter((x): x is string => !!x))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
 
@@ -67,7 +66,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     evidenceChanged,
     signatures: signatures.map((s) => ({ ...s, superseded: supersededIds.has(s.packRevisionId), revisionNumber: revisions.find((r) => r.id === s.packRevisionId)?.number ?? null })),
     comments,
-    gates: pack.results?.gates ?? {},
+    gates,
     history: transitions.map((t) => ({ id: t.id.toString(), by: t.actorId ? (names.get(t.actorId) ?? t.actorId) : "system", at: t.createdAt, before: t.before as { status?: string } | null, after: t.after as { status?: string; reason?: string } | null })),
     actorImportedEvidence: ownImport !== null,
     missing,

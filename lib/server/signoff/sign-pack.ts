@@ -6,6 +6,7 @@ import { recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
+import { frozenGates } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
 
@@ -86,8 +87,7 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
       const candidate = await tx.candidate.findFirst({ where: { id: candidateId, decisionId }, select: { id: true } });
       if (!candidate) throw new AppError("VALIDATION", "That candidate is not part of this decision.");
       // The gates frozen in the revision, so the waiver answers exactly what was signed.
-      const pack = JSON.parse(revision.canonicalJson) as { results?: { gates?: Record<string, Gate[]> } };
-      failed = (pack.results?.gates?.[candidateId] ?? []).filter((g) => !g.pass);
+      failed = (frozenGates(revision.canonicalJson)[candidateId] ?? []).filter((g) => !g.pass);
       if (failed.length && (!waiver || waiver.length < MIN_WAIVER_LENGTH)) {
         throw new AppError("VALIDATION", `This candidate fails ${failed.map((g) => g.label).join("; ")}. Approving it requires a written waiver (at least ${MIN_WAIVER_LENGTH} characters).`);
       }

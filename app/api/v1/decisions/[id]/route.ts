@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { decisionParametersPatchSchema } from "@/lib/schemas/decision";
-import { getDecisionPack, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
+import { setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
+import { getPackModel } from "@/lib/server/evidence-pack";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };
 
-export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => {
-  const pack = await getDecisionPack(actor, params.id);
-  return { decision: pack };
-});
+/**
+ * The pack's read model: the decision and its parameters, candidates, stage 1–2 scores and
+ * resemblance answers, the run that counts per candidate (with its stored metrics), the other runs
+ * listed apart, serving rows, paired comparisons, and the derived results (gates, funnel, costs,
+ * ranks, the recommendation) — the figures the page, the exports and the revision state.
+ */
+export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => getPackModel(actor, params.id));
 
 const patchSchema = decisionParametersPatchSchema.extend({ evaluationDatasetVersionId: z.number().int().positive().optional() }).strict();
 
