@@ -286,7 +286,7 @@ test("every sign-off server action is refused to the roles that may not send it"
     await dialog.getByLabel("Candidate approved").selectOption({ label: "Sentry-Guard-13B" });
     await dialog.getByLabel("Reason").fill("best at our prevalence");
     await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
-    await dialog.getByRole("button", { name: "Sign", exact: true }).click();
+    await dialog.getByRole("button", { name: "Approve Sentry-Guard-13B", exact: true }).click();
   }, (p) => expect(p.getByTestId("signature-row")).toHaveCount(1));
   await expectRefused(sign, ["approver1"], id);
 

@@ -1,8 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { demoUser, signIn, type DemoRole } from "./helpers";
-import { cloneDemoDecision, importLeaderboardScore } from "./signoff-fixture";
+import { cloneDemoDecision, importLeaderboardScore, signoffCounts } from "./signoff-fixture";
 
 const CHOICE = "Sentry-Guard-13B";
+// The leaderboard leader: first on MMLU, below the recall floor at π.
+const LEADER = "Atlas-70B-Instruct";
 
 async function as(browser: Browser, role: DemoRole, path: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -18,7 +20,7 @@ async function approve(page: Page, role: DemoRole, candidate: string) {
   await dialog.getByLabel("Candidate approved").selectOption({ label: candidate });
   await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2% above the recall floor; meets every SLO (${role}).`);
   await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser(role).password);
-  await dialog.getByRole("button", { name: "Sign", exact: true }).click();
+  await dialog.getByRole("button", { name: `Approve ${candidate}`, exact: true }).click();
 }
 
 test("two approvers approve the same candidate on the same revision; a later change of evidence supersedes their signatures", async ({ browser }) => {
@@ -33,18 +35,6 @@ test("two approvers approve the same candidate on the same revision; a later cha
   await expect(analyst.getByText("Current revision 1")).toBeVisible();
 
   const approver1 = await as(browser, "approver1", path);
-  // A wrong password records nothing.
-  await approver1.getByRole("button", { name: "Sign revision 1…" }).click();
-  const dialog = approver1.getByRole("dialog");
-  await dialog.getByLabel("Candidate approved").selectOption({ label: CHOICE });
-  await dialog.getByLabel("Reason").fill("trying");
-  await dialog.getByLabel("Password (re-enter to sign)").fill("not-my-password");
-  await dialog.getByRole("button", { name: "Sign", exact: true }).click();
-  await expect(dialog.getByText("The password is not correct")).toBeVisible();
-  await dialog.getByRole("button", { name: "Cancel" }).click();
-  await approver1.reload();
-  await expect(approver1.getByText("No signatures yet.")).toBeVisible();
-
   await approve(approver1, "approver1", CHOICE);
   await expect(approver1.getByTestId("signature-row")).toHaveCount(1);
   await expect(approver1.getByText(`${CHOICE} 1/2`)).toBeVisible();
@@ -83,4 +73,61 @@ test("two approvers approve the same candidate on the same revision; a later cha
   await expect(revisions.nth(0)).toContainText(/Revision 2\s*Current/);
   await expect(revisions.nth(1)).toContainText(/Revision 1\s*Superseded/);
   await expect(analyst.getByTestId("signature-row").filter({ hasText: "Superseded" })).toHaveCount(2);
+});
+
+test("the sign dialog preselects no candidate, names the chosen one on its button, and keeps every field after a wrong password", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const id = `e2e-sign-dialog-${Date.now()}`;
+  const path = `/decisions/${id}/review`;
+  await cloneDemoDecision(id, "E2E sign dialog decision");
+  const analyst = await as(browser, "analyst", path);
+  await analyst.getByRole("button", { name: "Submit for review" }).click();
+  await expect(analyst.getByText("Current revision 1")).toBeVisible();
+
+  const approver = await as(browser, "approver1", path);
+  await approver.getByRole("button", { name: "Sign revision 1…" }).click();
+  const dialog = approver.getByRole("dialog");
+  const candidate = dialog.getByLabel("Candidate approved");
+  const password = dialog.getByLabel("Password (re-enter to sign)");
+  const reason = dialog.getByLabel("Reason");
+  const waiver = dialog.getByLabel("Waiver (why the failing gates are acceptable)");
+  // Nothing is chosen for the approver: the submit button waits for a candidate.
+  await expect(candidate).toHaveValue("");
+  await expect(dialog.getByRole("button", { name: /^Approve/ })).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: /^Approve/ })).toHaveText("Approve… (choose a candidate)");
+
+  // The waiver box follows the selected candidate: none for one passing every gate…
+  await candidate.selectOption({ label: CHOICE });
+  await expect(dialog.getByRole("button", { name: `Approve ${CHOICE}`, exact: true })).toBeEnabled();
+  await expect(dialog.getByText(`${CHOICE} passes all`)).toBeVisible();
+  await expect(waiver).toHaveCount(0);
+  // …and one for the leaderboard leader, which fails the recall floor.
+  await candidate.selectOption({ label: LEADER });
+  await expect(dialog.getByRole("note").filter({ hasText: `${LEADER} fails: Recall ≥ 0.85 at π` })).toBeVisible();
+  const reasonText = "The recall shortfall is covered by a second-line human review of every flagged item.";
+  const waiverText = "Recall below the floor is accepted: every item it misses goes to the human queue anyway.";
+  await reason.fill(reasonText);
+  await waiver.fill(waiverText);
+  await password.fill("not-my-password");
+  await dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true }).click();
+
+  // A wrong password records nothing and keeps what was chosen and written.
+  await expect(dialog.getByText("The password is not correct")).toBeVisible();
+  await expect(candidate.locator("option:checked")).toHaveText(LEADER);
+  await expect(reason).toHaveValue(reasonText);
+  await expect(waiver).toHaveValue(waiverText);
+  await expect(password).toHaveValue("");
+  await expect(password).toBeFocused();
+  await expect(dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true })).toBeVisible();
+  expect((await signoffCounts(id)).signatures).toBe(0);
+
+  // The right password signs for the candidate on the button, with the waiver.
+  await password.fill(demoUser("approver1").password);
+  await dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true }).click();
+  await expect(dialog).toBeHidden();
+  const rows = approver.getByTestId("signature-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(LEADER);
+  await expect(rows.first()).toContainText(waiverText);
+  await expect(approver.getByText(`${LEADER} 1/2`)).toBeVisible();
 });

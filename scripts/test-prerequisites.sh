@@ -11,6 +11,12 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
     || { echo "Install Chromium first: sudo apt-get install -y chromium (or set CHROMIUM_PATH)." >&2; exit 1; }
 fi
 
+if ! command -v pdftotext >/dev/null; then
+  echo "pdftotext is missing (the PDF export's test reads the PDF's text); installing Debian's poppler-utils…"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null \
+    || { echo "Install pdftotext first: sudo apt-get install -y poppler-utils." >&2; exit 1; }
+fi
+
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "PostgreSQL is not answering on 127.0.0.1:5432; starting it…"
   as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start \

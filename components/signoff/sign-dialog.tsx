@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useEffect, useRef, useState } from "react";
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import type { GateView } from "./types";
@@ -7,10 +7,25 @@ import type { GateView } from "./types";
 type Meaning = "REVIEW" | "APPROVAL" | "REJECTION";
 const LABEL: Record<Meaning, string> = { REVIEW: "Reviewed — I have reviewed this pack", APPROVAL: "Approval of one candidate", REJECTION: "Rejection of the decision" };
 
+/** What the submit button says: it names exactly what will be signed. */
+function signButtonLabel(meaning: Meaning, candidate: { name: string } | null): string {
+  if (meaning === "REVIEW") return "Sign as reviewed";
+  // A rejection closes the decision as a whole; it names no candidate (lib/server/signoff/sign-pack.ts).
+  if (meaning === "REJECTION") return "Reject the decision";
+  return candidate ? `Approve ${candidate.name}` : "Approve… (choose a candidate)";
+}
+
 /**
  * The signing dialog (21 CFR Part 11 §11.200): the signer re-enters their password; the meaning,
- * the candidate for an approval, the reason, and — when the candidate fails a gate — a written
+ * the candidate for an approval, the reason, and — when that candidate fails a gate — a written
  * waiver. The revision hash shown is the one the signature binds to.
+ *
+ * One piece of state per field, and everything derives from it: the candidate select is
+ * controlled and starts empty (nobody approves the first candidate by default), the button names
+ * the selected candidate, the waiver box follows its gates, and the request is built from the
+ * same state — never read back from the DOM — so what is sent is what the button says. The form
+ * is submitted by hand (not as a form action) so React does not reset it: after a server error
+ * every field keeps its value except the password, which is re-entered for each attempt.
  */
 export function SignDialog({
   action,
@@ -32,28 +47,59 @@ export function SignDialog({
   signerName: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [state, formAction, pending] = useActionState(action, null);
+  const passwordInput = useRef<HTMLInputElement>(null);
   const [meaning, setMeaning] = useState<Meaning>(meanings[0]!);
-  const [candidateId, setCandidateId] = useState(candidates[0]?.id ?? "");
-  const failed = meaning === "APPROVAL" ? (gates[candidateId] ?? []).filter((g) => !g.pass) : [];
+  const [candidateId, setCandidateId] = useState("");
+  const [reason, setReason] = useState("");
+  const [waiver, setWaiver] = useState("");
+  const [password, setPassword] = useState("");
+  const [state, dispatch, pending] = useActionState(async (previous: ActionState, data: FormData) => {
+    const result = await action(previous, data);
+    if (result?.ok) {
+      setCandidateId("");
+      setReason("");
+      setWaiver("");
+    }
+    setPassword("");
+    return result;
+  }, null);
+
+  const candidate = meaning === "APPROVAL" ? (candidates.find((c) => c.id === candidateId) ?? null) : null;
+  const candidateGates = candidate ? (gates[candidate.id] ?? []) : [];
+  const failed = candidateGates.filter((g) => !g.pass);
+  const ready = meaning !== "APPROVAL" || candidate !== null;
   const errors = state && !state.ok ? state.fieldErrors : undefined;
+
   useEffect(() => {
     if (state?.ok) dialog.current?.close();
+    else if (state) passwordInput.current?.focus();
   }, [state]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!ready || pending) return;
+    const data = new FormData();
+    data.set("decisionId", decisionId);
+    data.set("revisionSha256", revisionSha256);
+    data.set("meaning", meaning);
+    if (candidate) data.set("candidateId", candidate.id);
+    data.set("reason", reason);
+    if (failed.length > 0) data.set("waiver", waiver);
+    data.set("password", password);
+    startTransition(() => dispatch(data));
+  }
 
   return (
     <>
       <button type="button" onClick={() => dialog.current?.showModal()}>Sign revision {revisionNumber}…</button>
       <FormMessage state={state?.ok ? state : null} />
       <dialog ref={dialog} aria-labelledby="sign-title" style={{ maxWidth: 560, width: "100%", border: "1px solid var(--line)", borderRadius: 6 }}>
-        <form action={formAction} className="stack" style={{ maxWidth: "none" }}>
+        <form onSubmit={submit} className="stack" style={{ maxWidth: "none" }}>
           <h2 id="sign-title" style={{ marginTop: 0 }}>Sign revision {revisionNumber}</h2>
           <p className="muted" style={{ margin: 0 }}>
             Signing as <strong>{signerName}</strong>. Your signature binds to SHA-256{" "}
             <code style={{ wordBreak: "break-all" }}>{revisionSha256}</code>; it cannot be edited or withdrawn.
           </p>
-          <input type="hidden" name="decisionId" value={decisionId} />
-          <input type="hidden" name="revisionSha256" value={revisionSha256} />
           <label>
             Meaning of the signature
             <select name="meaning" value={meaning} onChange={(e) => setMeaning(e.target.value as Meaning)}>
@@ -63,35 +109,41 @@ export function SignDialog({
           {meaning === "APPROVAL" && (
             <label>
               Candidate approved
-              <select name="candidateId" value={candidateId} onChange={(e) => setCandidateId(e.target.value)}>
+              <select name="candidateId" value={candidateId} required onChange={(e) => setCandidateId(e.target.value)}>
+                <option value="" disabled>Choose the candidate you approve…</option>
                 {candidates.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
               </select>
+              <FieldError errors={errors?.candidateId} />
             </label>
           )}
-          {failed.length > 0 && (
+          {candidate && failed.length === 0 && candidateGates.length > 0 && (
+            <p className="message-ok" role="note" style={{ margin: 0 }}>{candidate.name} passes all {candidateGates.length} gates.</p>
+          )}
+          {candidate && failed.length > 0 && (
             <div className="message-error" role="note">
-              This candidate fails: {failed.map((g) => `${g.label} (${g.detail})`).join("; ")}. A written waiver is required.
+              {candidate.name} fails: {failed.map((g) => `${g.label} (${g.detail})`).join("; ")}. A written waiver is required.
             </div>
           )}
           <label>
             Reason
-            <textarea name="reason" rows={3} required minLength={3} />
+            <textarea name="reason" rows={3} required minLength={3} value={reason} onChange={(e) => setReason(e.target.value)} />
             <FieldError errors={errors?.reason} />
           </label>
           {failed.length > 0 && (
             <label>
               Waiver (why the failing gates are acceptable)
-              <textarea name="waiver" rows={3} required minLength={20} />
+              <textarea name="waiver" rows={3} required minLength={20} value={waiver} onChange={(e) => setWaiver(e.target.value)} />
+              <FieldError errors={errors?.waiver} />
             </label>
           )}
           <label>
             Password (re-enter to sign)
-            <input type="password" name="password" autoComplete="current-password" required />
+            <input ref={passwordInput} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             <FieldError errors={errors?.password} />
           </label>
           {state && !state.ok && <FormMessage state={state} />}
-          <div style={{ display: "flex", gap: 8 }}>
-            <button type="submit" disabled={pending}>Sign</button>
+          <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
+            <button type="submit" disabled={!ready || pending}>{signButtonLabel(meaning, candidate)}</button>
             <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
           </div>
         </form>

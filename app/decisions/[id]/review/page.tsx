@@ -82,6 +82,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
           <>
             {state.actorImportedEvidence && <p className="message-error">You imported evidence in this pack: separation of duties does not let you sign it.</p>}
             <SignDialog
+              // A new revision starts a fresh dialog: nothing chosen for the old one carries over.
+              key={latestRevision.sha256}
               action={signAction}
               decisionId={id}
               revisionNumber={latestRevision.number}
