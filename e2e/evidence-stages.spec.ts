@@ -10,6 +10,8 @@ const STAGES = [
 ] as const;
 
 test("a reviewer reads the five stages in order, each with its question, evidence class and verdict role", async ({ page }) => {
+  // Many assertions and a full-page screenshot of the whole pack: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   await signIn(page, "reviewer", "/decisions/demo-moderation");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Moderation classifier for the trust & safety queue");
   const headings = page.locator("section[data-stage-section] h2");

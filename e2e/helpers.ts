@@ -15,6 +15,7 @@ export async function signIn(page: Page, role: DemoRole, next = "/decisions") {
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // The first page after sign-in may be the evidence pack, the heaviest page to render.
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible({ timeout: 30_000 });
   return user;
 }

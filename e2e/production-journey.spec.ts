@@ -338,7 +338,7 @@ test.describe.serial("production journey", () => {
     await expect(dialog.getByLabel("Meaning of the signature")).toHaveValue("REVIEW");
     await dialog.getByLabel("Reason").fill("Checked every stage against the uploaded files; the evidence supports a decision.");
     await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE.reviewer.password);
-    await dialog.getByRole("button", { name: "Sign", exact: true }).click();
+    await dialog.getByRole("button", { name: "Sign as reviewed", exact: true }).click();
     await expect(dialog).toBeHidden();
     const rows = page.getByTestId("signature-row");
     await expect(rows).toHaveCount(1);
@@ -356,15 +356,17 @@ test.describe.serial("production journey", () => {
         // The candidate whose scores miss most positives fails the recall floor: approving it would need a waiver.
         const weakest = CANDIDATES[2];
         await dialog.getByLabel("Candidate approved").selectOption({ label: weakest.name });
-        await expect(dialog.getByRole("note")).toContainText("This candidate fails: Recall ≥ 0.8 at π");
+        await expect(dialog.getByRole("note")).toContainText(`${weakest.name} fails: Recall ≥ 0.8 at π`);
         await expect(dialog.getByLabel(/^Waiver/)).toBeVisible();
       }
       await dialog.getByLabel("Candidate approved").selectOption({ label: CHOICE.name });
       // The chosen candidate passes every gate: no waiver is asked for.
-      await expect(dialog.getByRole("note")).toHaveCount(0);
+      await expect(dialog.getByRole("note")).toContainText(`${CHOICE.name} passes all`);
+      await expect(dialog.getByLabel(/^Waiver/)).toHaveCount(0);
       await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2 % with recall above the floor; meets every serving SLO (${PEOPLE[who].name}).`);
       await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE[who].password);
-      await dialog.getByRole("button", { name: "Sign", exact: true }).click();
+      // The button names the candidate the signature approves.
+      await dialog.getByRole("button", { name: `Approve ${CHOICE.name}`, exact: true }).click();
       await expect(dialog).toBeHidden();
       await expect(page.getByTestId("signature-row")).toHaveCount(2 + n);
       if (n === 0) await expect(page.getByText(`${CHOICE.name} 1/2`)).toBeVisible();
