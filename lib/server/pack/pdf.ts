@@ -6,7 +6,7 @@ import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type 
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
 import { STAGES } from "@/lib/evidence/stages";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/evidence/serving";
-import { MEANING_WORD, STATUS_LABEL, verdictSummary, type VerdictSummary } from "@/lib/evidence/verdict-summary";
+import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/evidence/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import type { PackExport } from "./export-pack";
 import { PdfFonts } from "./pdf-fonts";
@@ -217,16 +217,7 @@ class Writer {
 const printable = (pack: PackExport) => JSON.stringify(pack, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
 
 export function packSummary(pack: PackExport): VerdictSummary {
-  return verdictSummary({
-    status: pack.evidence.decision.status,
-    quorum: pack.evidence.decision.quorum,
-    candidates: pack.evidence.candidates,
-    gates: pack.results.gates,
-    totals: pack.results.totalCostPer1k,
-    bestCandidateId: pack.results.bestCandidateId,
-    shortlisting: pack.results.rankComparison.rankings.filter((r) => r.role === "shortlisting"),
-    revisions: pack.packRevisions,
-  });
+  return verdictSummaryOf(pack.evidence, pack.results, pack.packRevisions);
 }
 
 const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = { APPROVED: "#1b6e3a", REJECTED: "#a3162b", CHANGES_REQUESTED: "#8a5a00" };
