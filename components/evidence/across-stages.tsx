@@ -1,3 +1,4 @@
+import { REVERSAL_TAU } from "@/lib/evidence/ranks";
 import type { AcrossStages } from "@/lib/evidence/evidence-pack";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
@@ -105,9 +106,9 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
       <p>Kendall&apos;s τ: {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}</p>
       {across.ranks.reversals.length > 0 ? (
         <ul data-testid="rank-reversals" className="reversals">
-          {across.ranks.reversals.map((r) => <li key={r.candidateId}><strong>Rank reversal</strong> — {r.text}.</li>)}
+          {across.ranks.reversals.map((r) => <li key={r.text}><strong>{r.kind === "leader" ? "Rank reversal" : "Orders disagree"}</strong> — {r.text}.</li>)}
         </ul>
-      ) : <p className="muted">No rank reversals.</p>}
+      ) : <p className="muted">No rank reversals: no leaderboard leader loses first place on the task evidence, and no leaderboard order disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).</p>}
 
       <h3>Is the difference significant on this data?</h3>
       {across.bestCandidateId && across.significance.length > 0 ? (

@@ -417,7 +417,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
   w.text("Rank comparison", { bold: true });
   w.table(["Candidate", ...pack.results.rankComparison.rankings.map((r) => `${r.label} (${r.role})`)], data.candidates.map((c) => [c.name, ...pack.results.rankComparison.rankings.map((r) => (r.ranks[c.id] ? `#${r.ranks[c.id]}` : "—"))]));
   w.text(`Kendall's τ: ${pack.results.rankComparison.kendallTau.map((t) => `${t.a} vs ${t.b} = ${formatNumber(t.tau, 2)}`).join("; ")}`);
-  for (const r of pack.results.rankComparison.reversals) w.text(`Rank reversal: ${r.text}.`, { indent: 8 });
+  for (const r of pack.results.rankComparison.reversals) w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
   if (pack.results.bestCandidateId && pack.results.significance.length) {
     w.text(`Paired significance: ${name(pack.results.bestCandidateId)} against each other candidate`, { bold: true });
     w.table(["Against", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"], pack.results.significance.map((s) => [name(s.candidateBId), formatNumber(s.deltaAp, 4), formatInterval(s.deltaApInterval, 4), `${s.onlyACorrect} / ${s.onlyBCorrect}`, s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)]));

@@ -47,7 +47,10 @@ export async function readScores(client: Client, decisionId: string): Promise<{ 
     orderBy: { suite: "asc" },
     select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true },
   });
-  return { scores: scores.map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
+  // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
+  const newest = new Map<string, (typeof scores)[number]>();
+  for (const s of scores) newest.set(JSON.stringify([s.candidateId, s.stage, s.suite, s.metric]), s);
+  return { scores: [...newest.values()].map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
 }
 
 /**
