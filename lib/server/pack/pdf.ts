@@ -6,6 +6,7 @@ import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type 
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
 import { STAGES } from "@/lib/evidence/stages";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/evidence/serving";
+import { significanceReading } from "@/lib/evidence/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/evidence/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import type { PackExport } from "./export-pack";
@@ -420,7 +421,20 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
   for (const r of pack.results.rankComparison.reversals) w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
   if (pack.results.bestCandidateId && pack.results.significance.length) {
     w.text(`Paired significance: ${name(pack.results.bestCandidateId)} against each other candidate`, { bold: true });
-    w.table(["Against", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"], pack.results.significance.map((s) => [name(s.candidateBId), formatNumber(s.deltaAp, 4), formatInterval(s.deltaApInterval, 4), `${s.onlyACorrect} / ${s.onlyBCorrect}`, s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)]));
+    const cur = data.decision.currency;
+    w.table(
+      ["Against", "Δ expected cost per 1,000 at π", "95% interval", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"],
+      pack.results.significance.map((s) => [
+        name(s.candidateBId),
+        s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, cur),
+        s.deltaCostInterval ? `[${formatMoney(s.deltaCostInterval[0], cur)}, ${formatMoney(s.deltaCostInterval[1], cur)}]` : "—",
+        formatNumber(s.deltaAp, 4),
+        formatInterval(s.deltaApInterval, 4),
+        `${s.onlyACorrect} / ${s.onlyBCorrect}`,
+        s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4),
+      ]),
+    );
+    for (const s of pack.results.significance) w.text(significanceReading(s, name, (v) => formatMoney(v, cur)), { indent: 8 });
   }
 
   w.heading(signatureHeading(summary, d.quorum), 13, STATE_COLOUR[summary.status]);

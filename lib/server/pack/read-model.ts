@@ -121,7 +121,8 @@ export async function readComparisons(client: Client, decisionId: string, counti
     where: { decisionId },
     orderBy: [{ runAId: "asc" }, { runBId: "asc" }],
     select: {
-      runAId: true, runBId: true, items: true, deltaAp: true, deltaApLow: true, deltaApHigh: true, onlyACorrect: true, onlyBCorrect: true, mcnemarP: true,
+      runAId: true, runBId: true, items: true, deltaAp: true, deltaApLow: true, deltaApHigh: true, deltaCostPer1k: true, deltaCostLow: true, deltaCostHigh: true,
+      onlyACorrect: true, onlyBCorrect: true, mcnemarP: true,
       runA: { select: { candidateId: true } },
       runB: { select: { candidateId: true } },
     },
@@ -133,6 +134,8 @@ export async function readComparisons(client: Client, decisionId: string, counti
       candidateBId: r.runB.candidateId,
       deltaAp: r.deltaAp,
       deltaApInterval: r.deltaApLow !== null && r.deltaApHigh !== null ? [r.deltaApLow, r.deltaApHigh] : null,
+      deltaCostPer1k: r.deltaCostPer1k,
+      deltaCostInterval: r.deltaCostLow !== null && r.deltaCostHigh !== null ? [r.deltaCostLow, r.deltaCostHigh] : null,
       onlyACorrect: r.onlyACorrect,
       onlyBCorrect: r.onlyBCorrect,
       mcnemarP: r.mcnemarP,
