@@ -32,3 +32,20 @@ test("the analyst sees the demo decision with its five stages and a figure per c
   await expect(table.locator('tr[data-stage="operational"]')).toContainText("fails p95 E2E latency");
   await page.screenshot({ path: "test-results/decision-page.png", fullPage: true });
 });
+
+test("the verdict is on page one: the recommendation, each candidate's gates, and why the leaderboard leader loses", async ({ page }) => {
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  const band = page.getByTestId("verdict-band");
+  await expect(band).toBeVisible();
+  // Above the fold at a laptop's height: the band starts within the first screen.
+  const box = await band.boundingBox();
+  expect(box!.y).toBeLessThan(700);
+  await expect(band).toContainText("Recommendation: Sentry-Guard-13B");
+  await expect(band.locator('li[data-candidate="Sentry-Guard-13B"]')).toContainText(/passes all \d+ gates/);
+  await expect(band.locator('li[data-candidate="Atlas-70B-Instruct"]')).toContainText("fails");
+  await expect(band).toContainText(/The leaderboard leader, Atlas-70B-Instruct \(#1 on [^)]+\), is not the recommendation: it fails/);
+  // The JSON export names the same recommendation.
+  const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const best = pack.candidates.find((c: { id: string }) => c.id === pack.results.bestCandidateId);
+  expect(best.name).toBe("Sentry-Guard-13B");
+});

@@ -1,4 +1,6 @@
+import { REVERSAL_TAU } from "@/lib/evidence/ranks";
 import type { AcrossStages } from "@/lib/evidence/evidence-pack";
+import { significanceReading } from "@/lib/evidence/significance";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
 
@@ -105,27 +107,29 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
       <p>Kendall&apos;s τ: {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}</p>
       {across.ranks.reversals.length > 0 ? (
         <ul data-testid="rank-reversals" className="reversals">
-          {across.ranks.reversals.map((r) => <li key={r.candidateId}><strong>Rank reversal</strong> — {r.text}.</li>)}
+          {across.ranks.reversals.map((r) => <li key={r.text}><strong>{r.kind === "leader" ? "Rank reversal" : "Orders disagree"}</strong> — {r.text}.</li>)}
         </ul>
-      ) : <p className="muted">No rank reversals.</p>}
+      ) : <p className="muted">No rank reversals: no leaderboard leader loses first place on the task evidence, and no leaderboard order disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).</p>}
 
       <h3>Is the difference significant on this data?</h3>
       {across.bestCandidateId && across.significance.length > 0 ? (
         <div className="table-scroll">
           <table data-testid="significance">
-            <caption>{name(across.bestCandidateId)} against each other candidate, paired on the same items (paired bootstrap for ΔAP, exact McNemar test on errors at the operating thresholds)</caption>
+            <caption>{name(across.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
             <thead>
-              <tr><th scope="col">Against</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(across.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">Reading</th></tr>
+              <tr><th scope="col">Against</th><th scope="col" className="num">Δ expected cost per 1,000 at π</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(across.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">What it means for this decision</th></tr>
             </thead>
             <tbody>
               {across.significance.map((s) => (
                 <tr key={s.candidateBId}>
                   <th scope="row">{name(s.candidateBId)}</th>
+                  <td className="num">{s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, decision.currency)}</td>
+                  <td className="num">{s.deltaCostInterval ? `[${formatMoney(s.deltaCostInterval[0], decision.currency)}, ${formatMoney(s.deltaCostInterval[1], decision.currency)}]` : "—"}</td>
                   <td className="num">{formatNumber(s.deltaAp, 4)}</td>
                   <td className="num">{formatInterval(s.deltaApInterval, 4)}</td>
                   <td className="num">{s.onlyACorrect.toLocaleString("en-US")} / {s.onlyBCorrect.toLocaleString("en-US")}</td>
                   <td className="num">{s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)}</td>
-                  <td>{s.apSignificant ? `AP ${s.deltaAp !== null && s.deltaAp > 0 ? "higher" : "lower"}, significantly` : "AP difference not significant"}; {s.errorsSignificant ? `errors differ significantly (fewer errors: ${s.onlyACorrect > s.onlyBCorrect ? name(s.candidateAId) : name(s.candidateBId)})` : "errors do not differ significantly"}</td>
+                  <td>{significanceReading(s, name, (v) => formatMoney(v, decision.currency))}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,5 @@
 import type { PackCandidate, PackResemblance, PackScore } from "@/lib/evidence/pack-data";
-import { rankBy } from "@/lib/evidence/ranks";
+import { scoreTables } from "@/lib/evidence/score-tables";
 import { formatInterval, formatNumber } from "@/lib/format";
 
 const ANSWER = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
@@ -11,8 +11,9 @@ function digits(value: number) {
 
 /** Stages 1 and 2: imported public scores, side by side, marked as shortlisting evidence only. */
 export function ScoresStage({ candidates, scores, resemblances, stage }: { candidates: PackCandidate[]; scores: PackScore[]; resemblances: PackResemblance[]; stage: "LEADERBOARD" | "PREFERENCE" }) {
-  const ofStage = scores.filter((s) => s.stage === stage);
-  const suites = [...new Set(ofStage.map((s) => s.suite))];
+  // One table per suite and metric, each candidate's newest score ranked among those that have it.
+  const tables = scoreTables(scores, stage);
+  const suites = [...new Set(tables.map((t) => t.suite))];
   return (
     <div>
       <p className="shortlisting-only" role="note">
@@ -20,46 +21,46 @@ export function ScoresStage({ candidates, scores, resemblances, stage }: { candi
       </p>
       {suites.length === 0 && <p className="muted">No {stage === "LEADERBOARD" ? "leaderboard" : "preference"} scores imported.</p>}
       {suites.map((suite) => {
-        const rows = ofStage.filter((s) => s.suite === suite);
-        const ranks = rankBy(new Map(rows.map((s) => [s.candidateId, s.value])), rows[0]?.higherIsBetter ?? true);
         const resemblance = resemblances.find((r) => r.suite === suite);
         return (
           <div key={suite} className="suite">
-            <table>
-              <caption>{suite}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Candidate</th>
-                  <th scope="col">Metric</th>
-                  <th scope="col" className="num">Score</th>
-                  <th scope="col" className="num">{stage === "PREFERENCE" ? "95% interval" : "Interval / stderr"}</th>
-                  {stage === "PREFERENCE" && <th scope="col" className="num">Votes</th>}
-                  <th scope="col" className="num">Rank</th>
-                  <th scope="col">Source, retrieved</th>
-                  <th scope="col">Relevance note</th>
-                </tr>
-              </thead>
-              <tbody>
-                {candidates.map((c) => {
-                  const s = rows.find((r) => r.candidateId === c.id);
-                  if (!s) return (
-                    <tr key={c.id}><th scope="row">{c.name}</th><td colSpan={stage === "PREFERENCE" ? 7 : 6} className="muted">No score</td></tr>
-                  );
-                  return (
-                    <tr key={c.id}>
-                      <th scope="row">{c.name}</th>
-                      <td>{s.metric}</td>
-                      <td className="num">{formatNumber(s.value, digits(s.value))}</td>
-                      <td className="num">{s.ciLow !== null && s.ciHigh !== null ? formatInterval([s.ciLow, s.ciHigh], digits(s.value)) : s.stderr !== null ? `± ${formatNumber(s.stderr, 3)}` : "—"}</td>
-                      {stage === "PREFERENCE" && <td className="num">{s.votes?.toLocaleString("en-US") ?? "—"}</td>}
-                      <td className="num">#{ranks.get(c.id)} of {rows.length}</td>
-                      <td>{s.sourceUrl ? <a href={s.sourceUrl}>{s.source}</a> : s.source}<small className="muted block">retrieved {s.retrievedAt.slice(0, 10)}</small></td>
-                      <td>{s.relevanceNote || <span className="muted">—</span>}</td>
+            {tables.filter((t) => t.suite === suite).map((table) => (
+              <div key={table.label} className="table-scroll">
+                <table>
+                  <caption>{table.suite} <span className="muted">— {table.metric}, {table.higherIsBetter ? "higher" : "lower"} is better</span></caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Candidate</th>
+                      <th scope="col" className="num">Score</th>
+                      <th scope="col" className="num">{stage === "PREFERENCE" ? "95% interval" : "Interval / stderr"}</th>
+                      {stage === "PREFERENCE" && <th scope="col" className="num">Votes</th>}
+                      <th scope="col" className="num">Rank</th>
+                      <th scope="col">Source, retrieved</th>
+                      <th scope="col">Relevance note</th>
                     </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+                  </thead>
+                  <tbody>
+                    {candidates.map((c) => {
+                      const s = table.scores.get(c.id);
+                      if (!s) return (
+                        <tr key={c.id}><th scope="row">{c.name}</th><td colSpan={stage === "PREFERENCE" ? 6 : 5} className="muted">No score</td></tr>
+                      );
+                      return (
+                        <tr key={c.id}>
+                          <th scope="row">{c.name}</th>
+                          <td className="num">{formatNumber(s.value, digits(s.value))}</td>
+                          <td className="num">{s.ciLow !== null && s.ciHigh !== null ? formatInterval([s.ciLow, s.ciHigh], digits(s.value)) : s.stderr !== null ? `± ${formatNumber(s.stderr, 3)}` : "—"}</td>
+                          {stage === "PREFERENCE" && <td className="num">{s.votes?.toLocaleString("en-US") ?? "—"}</td>}
+                          <td className="num">#{table.ranking.get(c.id)} of {table.scores.size} candidate{table.scores.size === 1 ? "" : "s"}</td>
+                          <td>{s.sourceUrl ? <a href={s.sourceUrl}>{s.source}</a> : s.source}<small className="muted block">retrieved {s.retrievedAt.slice(0, 10)}</small></td>
+                          <td>{s.relevanceNote || <span className="muted">—</span>}</td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            ))}
             <div className="resemblance">
               <strong>Does {suite} resemble this task?</strong>{" "}
               {resemblance ? (

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { acrossStages } from "./evidence-pack";
 import type { PackData, PackDecision, PackRun, PackServing } from "./pack-data";
 import type { StoredRunMetrics } from "./run-input";
+import { comparisonsAgainst, significanceReading } from "./significance";
 
 const decision: PackDecision = {
   id: "d", title: "t", description: "", positiveClass: "violating", prevalence: 0.02, costFn: 50, costFp: 1, currency: "USD", recallFloor: 0.85, precisionFloor: null,
@@ -62,9 +63,23 @@ describe("across stages", () => {
   it("compares ranks across stages with Kendall's τ and calls out the reversals", () => {
     const tau = across.ranks.taus.find((t) => t.a === "MMLU" && t.b === "AP at 2% prevalence")!.tau;
     expect(tau).toBe(-1);
-    expect(across.ranks.reversals.map((r) => r.text)).toEqual([
+    expect(across.ranks.reversals.filter((r) => r.kind === "leader").map((r) => r.text)).toEqual([
       "Atlas: #1 on MMLU, but #3 on AP at 2% prevalence and #3 on recall at 2% prevalence and #3 on expected cost",
-      "Sentry: #3 on MMLU, but #1 on AP at 2% prevalence and #1 on recall at 2% prevalence and #1 on expected cost",
     ]);
+    expect(across.ranks.reversals.find((r) => r.kind === "order")?.text).toMatch(/^MMLU disagrees with AP at 2% prevalence \(τ = -1\.00\)/);
+  });
+});
+
+describe("significance in the decision's terms", () => {
+  const names: Record<string, string> = { s: "Sentry", o: "Orca" };
+  const money = (v: number) => `$${v.toFixed(2)}`;
+  it("puts the cost at π first, and says when fewer errors still cost more", () => {
+    const [oriented] = comparisonsAgainst("s", [
+      { candidateAId: "o", candidateBId: "s", deltaAp: 0.02, deltaApInterval: [-0.01, 0.05], deltaCostPer1k: 12.5, deltaCostInterval: [8, 17], onlyACorrect: 900, onlyBCorrect: 450, mcnemarP: 1e-9, items: 20000 },
+    ]);
+    expect(oriented).toMatchObject({ candidateAId: "s", deltaCostPer1k: -12.5, deltaCostInterval: [-17, -8], costSignificant: true, apSignificant: false, errorsSignificant: true });
+    expect(significanceReading(oriented!, (id) => names[id]!, money)).toBe(
+      "Sentry costs $12.50 less per 1,000 items at π than Orca: significant on this data; AP difference not significant; counting every error alike, Orca makes significantly fewer — yet costs more, because its errors are the expensive kind.",
+    );
   });
 });

@@ -2,7 +2,8 @@ import { formatPercent } from "@/lib/format";
 import { candidateGates, failedGates, type Gate } from "./gates";
 import type { PackData } from "./pack-data";
 import { costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "./serving";
-import { kendallTau, rankBy, rankReversals, type NamedRanking } from "./ranks";
+import { kendallTau, rankBy, rankReversals, type NamedRanking, type Reversal } from "./ranks";
+import { scoreTables } from "./score-tables";
 
 /**
  * The gate table, the elimination funnel, the total cost and the rank comparison (SPEC §3
@@ -65,17 +66,13 @@ export function totalCosts(data: PackData): TotalCost[] {
 }
 
 /** The suite of a stage most candidates have a score on (the headline suite). */
-export function headlineSuite(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): string | null {
-  const count = new Map<string, Set<string>>();
-  for (const s of data.scores) if (s.stage === stage) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
-  return [...count].sort((a, b) => b[1].size - a[1].size)[0]?.[0] ?? null;
-}
-
-function suiteRanking(data: PackData, stage: "LEADERBOARD" | "PREFERENCE"): NamedRanking | null {
-  const suite = headlineSuite(data, stage);
-  if (!suite) return null;
-  const scores = data.scores.filter((s) => s.stage === stage && s.suite === suite);
-  return { key: stage.toLowerCase(), label: suite, ranking: rankBy(new Map(scores.map((s) => [s.candidateId, s.value])), scores[0]?.higherIsBetter ?? true) };
+/** Every stage 1–2 table (suite and metric) that ranks at least two candidates, the stage's headline first. */
+function shortlistingRankings(data: PackData): NamedRanking[] {
+  return (["LEADERBOARD", "PREFERENCE"] as const).flatMap((stage) =>
+    scoreTables(data.scores, stage)
+      .filter((t) => t.scores.size >= 2)
+      .map((t) => ({ key: `${stage.toLowerCase()}:${t.suite}:${t.metric}`, label: t.label, ranking: t.ranking })),
+  );
 }
 
 export interface RankComparison {
@@ -83,13 +80,13 @@ export interface RankComparison {
   rankings: (NamedRanking & { role: "shortlisting" | "verdict" })[];
   /** Kendall's τ-b of each shortlisting ranking against each verdict ranking. */
   taus: { a: string; b: string; tau: number | null }[];
-  reversals: { candidateId: string; text: string }[];
+  reversals: Reversal[];
 }
 
 export function rankComparison(data: PackData): RankComparison {
   const pct = formatPercent(data.decision.prevalence, 0);
   const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
-  const shortlisting = [suiteRanking(data, "LEADERBOARD"), suiteRanking(data, "PREFERENCE")].filter((r): r is NamedRanking => r !== null);
+  const shortlisting = shortlistingRankings(data);
   const verdict: NamedRanking[] = [
     { key: "ap-at-prevalence", label: `AP at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.averagePrecision])), true) },
     { key: "recall", label: `recall at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.atThreshold.recall])), true) },

@@ -103,6 +103,9 @@ export interface PackComparison {
   /** AP(A) − AP(B) on the same items. */
   deltaAp: number | null;
   deltaApInterval: [number, number] | null;
+  /** Expected cost per 1,000 items at π, A − B (each at its operating threshold), and its paired bootstrap interval. */
+  deltaCostPer1k?: number | null;
+  deltaCostInterval?: [number, number] | null;
   /** Exact McNemar test on their errors at their operating thresholds. */
   onlyACorrect: number;
   onlyBCorrect: number;

@@ -30,16 +30,30 @@ describe("kendallTau", () => {
 });
 
 describe("rankReversals", () => {
-  it("calls out each candidate whose shortlisting rank differs from its verdict rank, in words", () => {
-    const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }, { id: "o", name: "Orca" }];
+  const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }, { id: "o", name: "Orca" }, { id: "l", name: "Lynx" }];
+
+  it("calls out the leaderboard leader that is not #1 on the task, and an order that disagrees overall, with its swapped pairs", () => {
     const out = rankReversals(
       candidates,
       [{ key: "mmlu", label: "MMLU", ranking: ranking({ a: 1, o: 2, s: 3 }) }],
       [{ key: "recall", label: "recall at 2% prevalence", ranking: ranking({ s: 1, o: 2, a: 3 }) }],
     );
     expect(out).toEqual([
-      { candidateId: "a", text: "Atlas: #1 on MMLU, but #3 on recall at 2% prevalence" },
-      { candidateId: "s", text: "Sentry: #3 on MMLU, but #1 on recall at 2% prevalence" },
+      { kind: "leader", candidateId: "a", text: "Atlas: #1 on MMLU, but #3 on recall at 2% prevalence" },
+      { kind: "order", candidateId: null, text: "MMLU disagrees with recall at 2% prevalence (τ = -1.00): it puts Atlas above Orca, Atlas above Sentry, Orca above Sentry, which recall at 2% prevalence reverses" },
     ]);
+  });
+
+  it("does not call a slip from #3 to #4 a reversal when the leader keeps first place and the orders agree", () => {
+    const out = rankReversals(
+      candidates,
+      [{ key: "mmlu", label: "MMLU", ranking: ranking({ a: 1, o: 2, s: 3, l: 4 }) }],
+      [{ key: "cost", label: "expected cost", ranking: ranking({ a: 1, o: 2, l: 3, s: 4 }) }],
+    );
+    expect(out).toEqual([]);
+  });
+
+  it("a leader tied for first is no single leader", () => {
+    expect(rankReversals(candidates, [{ key: "m", label: "MMLU", ranking: ranking({ a: 1, o: 1, s: 3 }) }], [{ key: "c", label: "cost", ranking: ranking({ s: 1, a: 2, o: 3 }) }]).filter((r) => r.kind === "leader")).toEqual([]);
   });
 });

@@ -44,23 +44,54 @@ export interface NamedRanking {
   ranking: Ranking;
 }
 
+/** Kendall's τ below this between a shortlisting and a verdict ranking: the two orders disagree more than they agree. */
+export const REVERSAL_TAU = 0;
+
+export interface Reversal {
+  /** "leader": a shortlisting ranking's #1 is not #1 on the task evidence (the headline reversal);
+   *  "order": the two rankings disagree overall (τ below REVERSAL_TAU), with the pairs they swap. */
+  kind: "leader" | "order";
+  candidateId: string | null;
+  text: string;
+}
+
+/** Pairs [x, y] that ranking a puts x above y and ranking b puts y above x (SPEC §3's reversal). */
+export function reversedPairs(a: Ranking, b: Ranking): [string, string][] {
+  const ids = [...a.keys()].filter((id) => b.has(id));
+  const out: [string, string][] = [];
+  for (const x of ids) for (const y of ids) if (a.get(x)! < a.get(y)! && b.get(x)! > b.get(y)!) out.push([x, y]);
+  return out;
+}
+
 /**
- * One sentence per candidate whose rank on a shortlisting ranking differs from its rank on a
- * verdict ranking: "Atlas: #1 on MMLU and #1 on Chatbot Arena, but #3 on AP at 2% prevalence".
+ * Rank reversals in SPEC §3's terms, called out only when they matter: a shortlisting ranking's
+ * #1 that is not #1 on a verdict ranking ("Atlas: #1 on MMLU, but #3 on expected cost"), and a
+ * shortlisting ranking whose order disagrees with a verdict ranking overall (τ below
+ * REVERSAL_TAU), with the pairs it swaps. A candidate slipping one place while τ stays positive
+ * is not a reversal.
  */
 export function rankReversals(
   candidates: readonly { id: string; name: string }[],
   shortlisting: readonly NamedRanking[],
   verdict: readonly NamedRanking[],
-): { candidateId: string; text: string }[] {
-  const out: { candidateId: string; text: string }[] = [];
+): Reversal[] {
+  const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
+  const part = (r: NamedRanking, id: string) => `#${r.ranking.get(id)} on ${r.label}`;
+  const out: Reversal[] = [];
   for (const c of candidates) {
-    const s = shortlisting.filter((r) => r.ranking.has(c.id));
-    const v = verdict.filter((r) => r.ranking.has(c.id));
-    const reversed = s.some((rs) => v.some((rv) => rs.ranking.get(c.id) !== rv.ranking.get(c.id)));
-    if (!reversed) continue;
-    const part = (r: NamedRanking) => `#${r.ranking.get(c.id)} on ${r.label}`;
-    out.push({ candidateId: c.id, text: `${c.name}: ${s.map(part).join(" and ")}, but ${v.map(part).join(" and ")}` });
+    const leads = shortlisting.filter((r) => r.ranking.get(c.id) === 1 && [...r.ranking.values()].filter((v) => v === 1).length === 1);
+    const loses = verdict.filter((r) => r.ranking.has(c.id) && r.ranking.get(c.id) !== 1);
+    if (leads.length && loses.length) out.push({ kind: "leader", candidateId: c.id, text: `${c.name}: ${leads.map((r) => part(r, c.id)).join(" and ")}, but ${loses.map((r) => part(r, c.id)).join(" and ")}` });
+  }
+  for (const s of shortlisting) {
+    const against = verdict.map((v) => ({ v, tau: kendallTau(s.ranking, v.ranking) })).filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
+    if (against.length === 0) continue;
+    const pairs = reversedPairs(s.ranking, against[0]!.v.ranking);
+    out.push({
+      kind: "order",
+      candidateId: null,
+      text: `${s.label} disagrees with ${against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ")}: it puts ${pairs.map(([x, y]) => `${name(x)} above ${name(y)}`).join(", ")}, which ${against[0]!.v.label} reverses`,
+    });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
 import type { StoredRunMetrics } from "./run-input";
+import { scoreTables } from "./score-tables";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
 import type { StageKey } from "./stages";
 
@@ -26,32 +27,16 @@ export interface PackInput extends Slos {
 
 export type StageHeadlines = Record<StageKey, Map<string, Headline | null>>;
 
-/** Ranks 1..n of values (ties share the best rank); higher is better unless told otherwise. */
-export function ranks(values: ReadonlyMap<string, number>, higherIsBetter = true): Map<string, number> {
-  const sorted = [...values.values()].sort((a, b) => (higherIsBetter ? b - a : a - b));
-  return new Map([...values].map(([id, v]) => [id, sorted.indexOf(v) + 1]));
-}
-
-/** The suite most candidates have a score on — the stage's headline suite. */
-function headlineSuite(scores: PackInput["scores"]): string | null {
-  const count = new Map<string, Set<string>>();
-  for (const s of scores) count.set(s.suite, (count.get(s.suite) ?? new Set()).add(s.candidateId));
-  // Stable sort: among suites with equal coverage, the first imported wins.
-  return [...count].sort((a, b) => b[1].size - a[1].size)[0]?.[0] ?? null;
-}
-
 function scoreStage(pack: PackInput, stage: "LEADERBOARD" | "PREFERENCE"): Map<string, Headline | null> {
-  const scores = pack.scores.filter((s) => s.stage === stage);
-  const suite = headlineSuite(scores);
-  const bySuite = new Map(scores.filter((s) => s.suite === suite).map((s) => [s.candidateId, s]));
-  const rank = ranks(new Map([...bySuite].map(([id, s]) => [id, s.value])), bySuite.values().next().value?.higherIsBetter ?? true);
+  // The stage's headline table: the suite and metric most candidates have a score on.
+  const table = scoreTables(pack.scores, stage)[0];
   return new Map(
     pack.candidates.map((c) => {
-      const s = bySuite.get(c.id);
-      if (!s) return [c.id, null];
+      const s = table?.scores.get(c.id);
+      if (!table || !s) return [c.id, null];
       const digits = Math.abs(s.value) >= 100 ? 0 : 3;
       const ci = s.ciLow !== null && s.ciHigh !== null ? ` ${formatInterval([s.ciLow, s.ciHigh], digits)}` : "";
-      return [c.id, { text: `${suite} ${formatNumber(s.value, digits)}${ci}`, detail: `#${rank.get(c.id)} of ${bySuite.size} · ${s.metric}` }];
+      return [c.id, { text: `${table.suite} ${formatNumber(s.value, digits)}${ci}`, detail: `#${table.ranking.get(c.id)} of ${table.scores.size} candidates · ${s.metric}` }];
     }),
   );
 }

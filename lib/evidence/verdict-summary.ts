@@ -1,6 +1,7 @@
 import type { CandidateGates, TotalCost } from "./across-stages";
 import { failedGates, type Gate } from "./gates";
-import type { PackDecision } from "./pack-data";
+import type { PackData, PackDecision } from "./pack-data";
+import type { PackResults } from "./pack-results";
 
 /**
  * The verdict up front (issue "The pack a committee reads and signs", item 5): the decision's
@@ -120,4 +121,18 @@ function rejection(input: VerdictSummaryInput): VerdictSummary["rejected"] {
     if (s) return { revision: revision.number, signer: s.printedName };
   }
   return null;
+}
+
+/** The summary from the read model and its results — the one call the page's band and the PDF's first page make. */
+export function verdictSummaryOf(data: Pick<PackData, "decision" | "candidates">, results: PackResults, revisions: readonly SummaryRevision[]): VerdictSummary {
+  return verdictSummary({
+    status: data.decision.status,
+    quorum: data.decision.quorum,
+    candidates: data.candidates,
+    gates: results.gates,
+    totals: results.totalCostPer1k,
+    bestCandidateId: results.bestCandidateId,
+    shortlisting: results.rankComparison.rankings.filter((r) => r.role === "shortlisting"),
+    revisions,
+  });
 }

@@ -14,6 +14,7 @@ export * from "./intervals";
 export * from "./random";
 export * from "./bootstrap";
 export * from "./mcnemar";
+export * from "./paired-cost";
 export * from "./slices";
 export * from "./downsample";
 export * from "./evaluate";

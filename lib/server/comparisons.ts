@@ -2,7 +2,7 @@ import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
 import { runsThatCount } from "@/lib/evidence/run-that-counts";
-import { averagePrecision, mcnemarAtThresholds, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
+import { averagePrecision, mcnemarAtThresholds, pairedCostDifference, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
 import { BOOTSTRAP_SEED, computeEvalRun } from "./eval-runs";
 
 /**
@@ -17,7 +17,7 @@ export async function computeComparisons(database: Database, decisionId: string)
   const prisma = database.prisma;
   const runs = await prisma.evalRun.findMany({
     where: { decisionId, status: "DONE" },
-    select: { id: true, candidateId: true, datasetVersionId: true, status: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true } } },
+    select: { id: true, candidateId: true, datasetVersionId: true, status: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true, prevalence: true, costFn: true, costFp: true } } },
   });
   const counting = runsThatCount(runs, runs[0]?.decision.evaluationDatasetVersionId ?? null);
   // Group by dataset version: only runs on the same items can be paired.
@@ -26,6 +26,7 @@ export async function computeComparisons(database: Database, decisionId: string)
 
   const results: {
     runAId: number; runBId: number; decisionId: string; items: number; deltaAp: number | null; deltaApLow: number | null; deltaApHigh: number | null;
+    deltaCostPer1k: number | null; deltaCostLow: number | null; deltaCostHigh: number | null;
     onlyACorrect: number; onlyBCorrect: number; mcnemarP: number | null; thresholdA: number; thresholdB: number;
   }[] = [];
   for (const [versionId, group] of byVersion) {
@@ -56,6 +57,8 @@ export async function computeComparisons(database: Database, decisionId: string)
         const apB = averagePrecision(rankCounts(ib.labels, ib.scores)).value;
         const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, { replicates: 1000, seed: BOOTSTRAP_SEED }).value;
         const mcnemar = mcnemarAtThresholds(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB);
+        const d = a.decision;
+        const cost = pairedCostDifference(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB, { prevalence: d.prevalence, costFalseNegative: d.costFn, costFalsePositive: d.costFp, replicates: 1000, seed: BOOTSTRAP_SEED }).value;
         results.push({
           runAId: a.id,
           runBId: b.id,
@@ -64,6 +67,9 @@ export async function computeComparisons(database: Database, decisionId: string)
           deltaAp: apA !== null && apB !== null ? apA - apB : null,
           deltaApLow: interval?.[0] ?? null,
           deltaApHigh: interval?.[1] ?? null,
+          deltaCostPer1k: cost?.deltaPer1k ?? null,
+          deltaCostLow: cost?.interval.value?.[0] ?? null,
+          deltaCostHigh: cost?.interval.value?.[1] ?? null,
           onlyACorrect: mcnemar.onlyACorrect,
           onlyBCorrect: mcnemar.onlyBCorrect,
           mcnemarP: Number.isFinite(mcnemar.pValue) ? mcnemar.pValue : null,

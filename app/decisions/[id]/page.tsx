@@ -5,7 +5,10 @@ import { Suspense } from "react";
 import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/evidence/stages";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
-import { countComputingRuns, getPackData, getPackDecision } from "@/lib/server/evidence-pack";
+import { countComputingRuns, getPackData, getPackDecision, getPackSignoff } from "@/lib/server/evidence-pack";
+import { packResults } from "@/lib/evidence/pack-results";
+import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
+import { VerdictBand } from "@/components/evidence/verdict-band";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission, type Actor } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
@@ -17,6 +20,12 @@ import "./pack.css";
 import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSection } from "./sections";
 
 export const metadata: Metadata = { title: "Evidence pack" };
+
+/** The verdict band: the read model's results and the signatures, summarised as the PDF's first page is. */
+async function Verdict({ actor, decisionId }: { actor: Actor; decisionId: string }) {
+  const [data, revisions] = await Promise.all([getPackData(actor, decisionId), getPackSignoff(actor, decisionId)]);
+  return <VerdictBand summary={verdictSummaryOf(data, packResults(data), revisions)} currency={data.decision.currency} />;
+}
 
 async function Overview({ actor, decisionId }: { actor: Actor; decisionId: string }) {
   const data = await getPackData(actor, decisionId);
@@ -48,6 +57,9 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
       </p>
       <h1 id="decision-title">{decision.title}</h1>
       {decision.description && <p>{decision.description}</p>}
+      <Suspense fallback={<StageSkeleton label="the verdict" />}>
+        <Verdict actor={actor} decisionId={id} />
+      </Suspense>
       {decision.archivedAt && <p className="message-error" role="note">This decision is archived: it is kept with its evidence and signatures, and is read-only.</p>}
       {computing > 0 && (
         <p className="message-warn" role="status" data-recomputing>

@@ -6,7 +6,8 @@ import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type 
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
 import { STAGES } from "@/lib/evidence/stages";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/evidence/serving";
-import { MEANING_WORD, STATUS_LABEL, verdictSummary, type VerdictSummary } from "@/lib/evidence/verdict-summary";
+import { significanceReading } from "@/lib/evidence/significance";
+import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/evidence/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import type { PackExport } from "./export-pack";
 import { PdfFonts } from "./pdf-fonts";
@@ -217,16 +218,7 @@ class Writer {
 const printable = (pack: PackExport) => JSON.stringify(pack, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
 
 export function packSummary(pack: PackExport): VerdictSummary {
-  return verdictSummary({
-    status: pack.evidence.decision.status,
-    quorum: pack.evidence.decision.quorum,
-    candidates: pack.evidence.candidates,
-    gates: pack.results.gates,
-    totals: pack.results.totalCostPer1k,
-    bestCandidateId: pack.results.bestCandidateId,
-    shortlisting: pack.results.rankComparison.rankings.filter((r) => r.role === "shortlisting"),
-    revisions: pack.packRevisions,
-  });
+  return verdictSummaryOf(pack.evidence, pack.results, pack.packRevisions);
 }
 
 const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = { APPROVED: "#1b6e3a", REJECTED: "#a3162b", CHANGES_REQUESTED: "#8a5a00" };
@@ -426,10 +418,23 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
   w.text("Rank comparison", { bold: true });
   w.table(["Candidate", ...pack.results.rankComparison.rankings.map((r) => `${r.label} (${r.role})`)], data.candidates.map((c) => [c.name, ...pack.results.rankComparison.rankings.map((r) => (r.ranks[c.id] ? `#${r.ranks[c.id]}` : "—"))]));
   w.text(`Kendall's τ: ${pack.results.rankComparison.kendallTau.map((t) => `${t.a} vs ${t.b} = ${formatNumber(t.tau, 2)}`).join("; ")}`);
-  for (const r of pack.results.rankComparison.reversals) w.text(`Rank reversal: ${r.text}.`, { indent: 8 });
+  for (const r of pack.results.rankComparison.reversals) w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
   if (pack.results.bestCandidateId && pack.results.significance.length) {
     w.text(`Paired significance: ${name(pack.results.bestCandidateId)} against each other candidate`, { bold: true });
-    w.table(["Against", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"], pack.results.significance.map((s) => [name(s.candidateBId), formatNumber(s.deltaAp, 4), formatInterval(s.deltaApInterval, 4), `${s.onlyACorrect} / ${s.onlyBCorrect}`, s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)]));
+    const cur = data.decision.currency;
+    w.table(
+      ["Against", "Δ expected cost per 1,000 at π", "95% interval", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"],
+      pack.results.significance.map((s) => [
+        name(s.candidateBId),
+        s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, cur),
+        s.deltaCostInterval ? `[${formatMoney(s.deltaCostInterval[0], cur)}, ${formatMoney(s.deltaCostInterval[1], cur)}]` : "—",
+        formatNumber(s.deltaAp, 4),
+        formatInterval(s.deltaApInterval, 4),
+        `${s.onlyACorrect} / ${s.onlyBCorrect}`,
+        s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4),
+      ]),
+    );
+    for (const s of pack.results.significance) w.text(significanceReading(s, name, (v) => formatMoney(v, cur)), { indent: 8 });
   }
 
   w.heading(signatureHeading(summary, d.quorum), 13, STATE_COLOUR[summary.status]);

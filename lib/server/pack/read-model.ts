@@ -47,7 +47,10 @@ export async function readScores(client: Client, decisionId: string): Promise<{ 
     orderBy: { suite: "asc" },
     select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true },
   });
-  return { scores: scores.map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
+  // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
+  const newest = new Map<string, (typeof scores)[number]>();
+  for (const s of scores) newest.set(JSON.stringify([s.candidateId, s.stage, s.suite, s.metric]), s);
+  return { scores: [...newest.values()].map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
 }
 
 /**
@@ -118,7 +121,8 @@ export async function readComparisons(client: Client, decisionId: string, counti
     where: { decisionId },
     orderBy: [{ runAId: "asc" }, { runBId: "asc" }],
     select: {
-      runAId: true, runBId: true, items: true, deltaAp: true, deltaApLow: true, deltaApHigh: true, onlyACorrect: true, onlyBCorrect: true, mcnemarP: true,
+      runAId: true, runBId: true, items: true, deltaAp: true, deltaApLow: true, deltaApHigh: true, deltaCostPer1k: true, deltaCostLow: true, deltaCostHigh: true,
+      onlyACorrect: true, onlyBCorrect: true, mcnemarP: true,
       runA: { select: { candidateId: true } },
       runB: { select: { candidateId: true } },
     },
@@ -130,6 +134,8 @@ export async function readComparisons(client: Client, decisionId: string, counti
       candidateBId: r.runB.candidateId,
       deltaAp: r.deltaAp,
       deltaApInterval: r.deltaApLow !== null && r.deltaApHigh !== null ? [r.deltaApLow, r.deltaApHigh] : null,
+      deltaCostPer1k: r.deltaCostPer1k,
+      deltaCostInterval: r.deltaCostLow !== null && r.deltaCostHigh !== null ? [r.deltaCostLow, r.deltaCostHigh] : null,
       onlyACorrect: r.onlyACorrect,
       onlyBCorrect: r.onlyBCorrect,
       mcnemarP: r.mcnemarP,
