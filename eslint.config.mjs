@@ -8,7 +8,7 @@ const serverOnlyModules = ["@/lib/server/*", "@/lib/server/**", "@prisma/*", "@/
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "node_modules/**", "lib/generated/**", "data/**", "next-env.d.ts", "test-results/**", "playwright-report/**"]),
+  globalIgnores([".next/**", ".next-*/**", "node_modules/**", "lib/generated/**", "data/**", "next-env.d.ts", "test-results/**", "playwright-report/**"]),
   {
     files: ["lib/metrics/**/*.ts"],
     rules: {
