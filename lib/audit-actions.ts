@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "evidence.import",
   "evidence.import_failed",
   "eval_run.computed",
+  "eval_run.recovered",
   "comment.create",
   "decision.transition",
   "pack_revision.create",
