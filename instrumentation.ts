@@ -3,5 +3,13 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { assertProductionSecrets } = await import("./lib/startup-checks");
     assertProductionSecrets();
+    // Not while `next build` loads the app: the build never touches the database.
+    if (process.env.NEXT_PHASE !== "phase-production-build") {
+      // Crash recovery and the job queue, at start and then periodically (lib/server/jobs/recovery.ts).
+      const [{ database }, { startMaintenance }] = await Promise.all([import("./lib/server/db"), import("./lib/server/jobs/recovery")]);
+      void database()
+        .then((db) => startMaintenance(db))
+        .catch((error: unknown) => console.error("Startup recovery failed:", error instanceof Error ? error.message : error));
+    }
   }
 }

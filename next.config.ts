@@ -1,39 +1,32 @@
 import type { NextConfig } from "next";
+import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/security/headers";
 
-// Security headers for every response (issue: strict CSP, no framing). Next's inline bootstrap
-// scripts need 'unsafe-inline' for scripts unless nonces are used on every page.
-const securityHeaders = [
-  {
-    key: "Content-Security-Policy",
-    value: [
-      "default-src 'self'",
-      "script-src 'self' 'unsafe-inline'" + (process.env.NODE_ENV === "production" ? "" : " 'unsafe-eval'"),
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self'",
-      "connect-src 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "object-src 'none'",
-    ].join("; "),
-  },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
-];
+// Bodies are bounded before they are parsed (issue "Trust", floods). Server actions carry small
+// forms: 1 MB, counted as the body streams in (Next answers 413 beyond it). Chunked and large
+// POSTs do not pass the proxy (proxy.ts), which would read them whole; the copy of a body the
+// proxy gets is capped just above the actions' limit all the same.
+const SERVER_ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const nextConfig: NextConfig = {
   // Parallel worktrees or sessions can build side by side (NEXT_DIST_DIR=.next-foo).
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // Native, wasm and stream-heavy server packages load from node_modules as they are.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-copy-streams", "@prisma/adapter-pg", "@node-rs/argon2"],
-  experimental: { authInterrupts: true },
+  experimental: {
+    authInterrupts: true,
+    serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
+    proxyClientMaxBodySize: SERVER_ACTION_BODY_LIMIT_BYTES + 64 * 1024,
+  },
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    // Pages get their Content-Security-Policy, with a nonce, from proxy.ts; everything else
+    // (JSON, exports, assets) the strictest one.
+    const nonPage = [{ key: "Content-Security-Policy", value: NON_PAGE_CONTENT_SECURITY_POLICY }];
+    return [
+      { source: "/:path*", headers: staticSecurityHeaders() },
+      ...["/api/:path*", "/_next/:path*", "/favicon.ico", "/robots.txt"].map((source) => ({ source, headers: nonPage })),
+    ];
   },
 };
 

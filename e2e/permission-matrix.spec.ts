@@ -211,7 +211,7 @@ test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unk
     await c.dispose();
     return location.replace(/callbackUrl=[^&]*/, "");
   };
-  // Same answer for an existing account (admin: keeps the other roles' lockout counters clean) and an unknown one.
+  // Same answer for an existing account (admin: keeps the other roles' sign-in throttles clean) and an unknown one.
   expect(await fail("admin@verdict.demo")).toBe(await fail(`nobody-${Date.now()}@verdict.demo`));
 });
 

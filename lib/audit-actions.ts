@@ -2,6 +2,7 @@
 export const AUDIT_ACTIONS = [
   "auth.sign_in",
   "auth.sign_in_failed",
+  "auth.sign_in_throttled",
   "auth.sign_out",
   "user.create",
   "user.update_roles",
@@ -21,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "evidence.import",
   "evidence.import_failed",
   "eval_run.computed",
+  "eval_run.recovered",
   "comment.create",
   "decision.transition",
   "pack_revision.create",

@@ -5,11 +5,14 @@
  */
 import { database } from "../lib/server/db.ts";
 import { runWorker } from "../lib/server/jobs/index.ts";
+import { startMaintenance } from "../lib/server/jobs/recovery.ts";
 
 async function main() {
   if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
   const db = await database();
   const stop = await runWorker(db);
+  // Lost runs, orphaned spool files: at start and periodically, like the web servers.
+  await startMaintenance(db, { workQueue: true });
   console.log(`Worker started (pid ${process.pid}); waiting for jobs.`);
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

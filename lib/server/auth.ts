@@ -2,63 +2,24 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { z } from "zod";
 import { authConfig } from "@/lib/auth/config";
 import type { RoleName } from "@/lib/auth/permissions";
 import { db } from "./db";
-import { verifyPassword } from "./passwords";
+import { checkCredentials } from "./sign-in";
 import { recordAudit } from "./audit";
 import { requestInfo } from "./request-info";
-
-const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(1024) });
-
-// After this many consecutive failures an account is locked for a while (SPEC: repeated wrong
-// passwords are rate-limited and audited). The message stays the same, so nobody learns which
-// emails exist.
-export const MAX_FAILED_SIGN_INS = 5;
-export const LOCKOUT_MS = 15 * 60 * 1000;
 
 class InvalidSignIn extends CredentialsSignin {
   override code = "invalid_credentials";
 }
 
+/** Throttling, equal work for unknown emails and the audit events: lib/server/sign-in.ts. */
 async function authorize(raw: unknown) {
-  const parsed = credentialsSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidSignIn();
-  const { email, password } = parsed.data;
-  const prisma = await db();
-  const user = await prisma.user.findUnique({
-    where: { email },
-    select: { id: true, email: true, name: true, roles: true, active: true, passwordHash: true, failedSignIns: true, lockedUntil: true },
-  });
-  const request = await requestInfo();
-  const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
-  const locked = !!user?.lockedUntil && user.lockedUntil > new Date();
-  if (!user || !user.active || !passwordOk || locked) {
-    if (user) {
-      const failed = user.failedSignIns + 1;
-      await prisma.$transaction(async (tx) => {
-        await tx.user.update({
-          where: { id: user.id },
-          data: { failedSignIns: failed, lockedUntil: failed >= MAX_FAILED_SIGN_INS ? new Date(Date.now() + LOCKOUT_MS) : undefined },
-        });
-        await recordAudit(tx, {
-          actor: { id: user.id, roles: user.roles as RoleName[] },
-          action: "auth.sign_in_failed",
-          entityType: "User",
-          entityId: user.id,
-          after: { failedSignIns: failed, locked: locked || failed >= MAX_FAILED_SIGN_INS },
-          request,
-        });
-      });
-    }
-    throw new InvalidSignIn();
-  }
-  await prisma.$transaction(async (tx) => {
-    await tx.user.update({ where: { id: user.id }, data: { failedSignIns: 0, lockedUntil: null } });
-    await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_in", entityType: "User", entityId: user.id, request });
-  });
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
+  const outcome = await checkCredentials(raw, await requestInfo());
+  // One answer for every failure (wrong password, unknown email, inactive, throttled): it must
+  // not say which emails exist.
+  if (!outcome.ok) throw new InvalidSignIn();
+  return outcome.user;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth({

@@ -88,7 +88,7 @@ export async function computeComparisons(database: Database, decisionId: string)
  * comparisons (the new run changes which runs are newest, so every pair is recomputed).
  */
 export async function computeRunAndComparisons(database: Database, runId: number): Promise<void> {
-  await computeEvalRun(database, runId);
+  if (!(await computeEvalRun(database, runId))) return; // a stale or duplicate job: nothing new to pair
   const run = await database.prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { decisionId: true } });
   // Several runs recomputed after one parameter change: each job has marked its own run DONE
   // before this check, so the last one to get here sees none left and pairs them all once.

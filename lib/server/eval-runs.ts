@@ -3,6 +3,10 @@ import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { summarize } from "@/lib/metrics";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "@/lib/canonical-json";
+import { recordAudit } from "./audit";
+import { withRunLock } from "./jobs/run-lock";
 
 /** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
 export const BOOTSTRAP_SEED = 20_261_202;
@@ -11,8 +15,22 @@ export const BOOTSTRAP_SEED = 20_261_202;
  * Computes an eval run's metrics once and stores them (SPEC §8: pages never recompute over
  * millions of items on a request). Every dataset item is joined to its prediction; items without
  * one are missing (counted as errors), predictions for unknown ids are counted.
+ *
+ * The job holds the run's computation lock throughout (jobs/run-lock.ts), which is how recovery
+ * tells a live job from a lost one, and computes only a run that waits for it (PENDING, or RUNNING
+ * left by a job that died): a stale or duplicate job finds the run DONE or FAILED and leaves it —
+ * recomputing would change its computedAt, and so the pack's hash. Returns whether it computed.
  */
-export async function computeEvalRun(database: Database, runId: number): Promise<void> {
+export async function computeEvalRun(database: Database, runId: number): Promise<boolean> {
+  return withRunLock(database, runId, async () => {
+    const current = await database.prisma.evalRun.findUnique({ where: { id: runId }, select: { status: true } });
+    if (!current || current.status === "DONE" || current.status === "FAILED") return false;
+    await computeLocked(database, runId);
+    return true;
+  });
+}
+
+async function computeLocked(database: Database, runId: number): Promise<void> {
   const prisma = database.prisma;
   // RUNNING first, then read the inputs: a parameter change after this point marks the run
   // PENDING again, and the conditional writes below then leave this job's result unstored.
@@ -68,12 +86,13 @@ export async function computeEvalRun(database: Database, runId: number): Promise
 
 const RUN_INPUTS = {
   id: true,
+  decisionId: true,
   datasetVersionId: true,
   candidate: { select: { operatingThreshold: true } },
   decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true } },
 } as const;
 
-type RunInputs = { candidate: { operatingThreshold: number | null }; decision: { prevalence: number; costFn: number; costFp: number; operatingThreshold: number } };
+type RunInputs = { decisionId: string; candidate: { operatingThreshold: number | null }; decision: { prevalence: number; costFn: number; costFp: number; operatingThreshold: number } };
 
 const sameInputs = (a: RunInputs, b: RunInputs) =>
   a.candidate.operatingThreshold === b.candidate.operatingThreshold &&
@@ -86,7 +105,9 @@ const sameInputs = (a: RunInputs, b: RunInputs) =>
  * Stores a job's outcome only when it is still the run's current computation: the run is RUNNING
  * and π, the costs and the thresholds are those the job read. A parameter change meanwhile marked
  * the run PENDING and queued another job (lib/server/recompute.ts); with several workers that job
- * may already be RUNNING, which is why the inputs are compared, under the run's row lock.
+ * may already be RUNNING, which is why the inputs are compared, under the run's row lock. What is
+ * stored is audited in the same transaction (eval_run.computed, by the system: no actor), with the
+ * SHA-256 of the metrics' canonical JSON; a result left unstored is not.
  */
 async function storeIfCurrent(database: Database, runId: number, used: RunInputs, data: Prisma.EvalRunUpdateInput): Promise<boolean> {
   return database.prisma.$transaction(async (tx) => {
@@ -94,7 +115,31 @@ async function storeIfCurrent(database: Database, runId: number, used: RunInputs
     if (row?.status !== "RUNNING") return false;
     const now = await tx.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
     if (!sameInputs(now, used)) return false;
-    await tx.evalRun.update({ where: { id: runId }, data });
+    const stored = await tx.evalRun.update({
+      where: { id: runId },
+      data: data.status === "DONE" ? { ...data, recoveries: 0 } : data,
+      select: { status: true, itemCount: true, missingCount: true, unknownCount: true, parseFailureCount: true, metrics: true, error: true },
+    });
+    await recordAudit(tx, {
+      actor: { id: null, roles: [] },
+      action: "eval_run.computed",
+      entityType: "EvalRun",
+      entityId: String(runId),
+      decisionId: used.decisionId,
+      after: {
+        status: stored.status,
+        parameters: { prevalence: used.decision.prevalence, costFn: used.decision.costFn, costFp: used.decision.costFp, threshold: used.candidate.operatingThreshold ?? used.decision.operatingThreshold },
+        ...(stored.status === "DONE"
+          ? {
+              itemCount: stored.itemCount,
+              missingCount: stored.missingCount,
+              unknownCount: stored.unknownCount,
+              parseFailureCount: stored.parseFailureCount,
+              metricsSha256: createHash("sha256").update(canonicalJson(stored.metrics)).digest("hex"),
+            }
+          : { error: stored.error }),
+      },
+    });
     return true;
   });
 }

@@ -6,6 +6,7 @@ import { AppError, fieldProblems } from "./errors";
 import { currentActor, type Actor } from "./session";
 import { actorForToken } from "./api-tokens";
 import type { RequestInfo } from "./audit";
+import { clientIpFrom } from "@/lib/security/client-ip";
 
 export interface RouteContext<P> {
   actor: Actor;
@@ -40,10 +41,7 @@ export function apiRoute<P = Record<string, string>>(
       }
       if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in or send a valid API token.");
       if (!can(actor, permission)) throw new AppError("FORBIDDEN", "You do not have permission to do this.");
-      const request = {
-        ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null,
-        userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null,
-      };
+      const request = requestInfoOf(req.headers);
       const result = await handler({ actor, params: await segment.params, request, req });
       return result instanceof Response ? result : NextResponse.json(result ?? { ok: true });
     } catch (error) {
@@ -52,37 +50,11 @@ export function apiRoute<P = Record<string, string>>(
   };
 }
 
-/** JSON bodies of the API are small (a decision, a shortlist, an answer): larger ones are refused unread. */
-export const MAX_JSON_BODY_BYTES = 1 << 20;
+export { MAX_JSON_BODY_BYTES, readBoundedBody, readJsonBody } from "./request-body";
 
-/**
- * The request's JSON body: 413 beyond MAX_JSON_BODY_BYTES (by Content-Length before reading, and
- * while reading for a chunked body), 422 when it is not JSON.
- */
-export async function readJsonBody(req: NextRequest): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The JSON body is larger than ${MAX_JSON_BODY_BYTES / 1024} KiB.`);
-  if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_JSON_BODY_BYTES) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-  } catch {
-    throw new AppError("VALIDATION", "The body must be JSON.");
-  }
+/** Client IP (lib/security/client-ip.ts: X-Forwarded-For only behind a trusted proxy) and user agent, for the audit trail. */
+export function requestInfoOf(headers: Headers): RequestInfo {
+  return { ip: clientIpFrom((name) => headers.get(name)), userAgent: headers.get("user-agent")?.slice(0, 512) ?? null };
 }
 
 export function errorResponse(error: unknown): Response {

@@ -233,7 +233,9 @@ describe("an edit racing a submission", () => {
     const database = await (await import("./db")).database();
     const { computeEvalRun } = await import("./eval-runs");
     for (const prevalence of [0.05, 0.07, 0.09]) {
-      // A job already computing (as a worker would be) when the analyst changes π.
+      // A job already computing (as a worker would be) when the analyst changes π. A job computes
+      // only a run that waits for it, so the run is queued first, as an upload leaves it.
+      await (await db()).evalRun.update({ where: { id: runIds[0]! }, data: { status: "PENDING" } });
       const computing = computeEvalRun(database, runIds[0]!).catch(() => undefined);
       await updateDecisionParameters(analyst, decisionId, { prevalence });
       await computing;

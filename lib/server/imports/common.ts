@@ -7,6 +7,7 @@ import { MAX_REPORTED_ERRORS } from "@/lib/ingest/formats/issues";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { RequestInfo } from "../audit";
+import { recordAuditRaw, withRawTx } from "../raw-tx";
 import type { Actor } from "../session";
 import type { ImportLimits, UploadFile } from "./files";
 
@@ -49,6 +50,53 @@ export class ImportRejected extends AppError {
       { errors: issues.slice(0, MAX_REPORTED_ERRORS), errorCount, format },
     );
   }
+}
+
+/**
+ * A refused file — rows rejected (ImportRejected) or too large — wrote nothing: its transaction
+ * rolled back, its audit event with it. The refusal is audited in a small transaction of its own
+ * (evidence.import_failed): who, which decision, the kind, the file's name, size and SHA-256 when
+ * they are known, the problem count — never the file's content, nor the offending values (which are
+ * content). Other errors (no permission, a frozen decision, unmatched model names to map) are not
+ * refusals of the file. Returns the error, for the caller to throw.
+ */
+export async function auditRejectedImport(
+  database: Database,
+  actor: Actor,
+  decisionId: string,
+  kind: ImportKind,
+  file: { name: string; sha256?: string; sizeBytes?: number },
+  error: unknown,
+  request?: RequestInfo,
+): Promise<unknown> {
+  const rejected = error instanceof ImportRejected;
+  if (!rejected && !(error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE")) return error;
+  const details = (error.details ?? {}) as { errorCount?: number; format?: string };
+  try {
+    await withRawTx(database, (tx) =>
+      recordAuditRaw(tx, {
+        actor,
+        action: "evidence.import_failed",
+        entityType: "Import",
+        entityId: file.sha256 ?? file.name,
+        decisionId,
+        after: {
+          kind,
+          fileName: file.name,
+          sha256: file.sha256 ?? null,
+          sizeBytes: file.sizeBytes ?? null,
+          format: details.format ?? null,
+          code: error.code,
+          errorCount: rejected ? error.errorCount : null,
+        },
+        request,
+      }),
+    );
+  } catch (auditError) {
+    // The refusal is still the answer; an audit write that failed is reported where operators look.
+    console.error("evidence.import_failed could not be audited:", auditError instanceof Error ? auditError.message : auditError);
+  }
+  return error;
 }
 
 /** Keeps the first 100 issues in file order and counts them all. */

@@ -7,8 +7,8 @@ import { readDatasetRow, resolveDatasetColumns, type DatasetColumnOptions, type 
 import { database as getDatabase } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../session";
-import { defaultLimits, spool, type UploadFile } from "./files";
-import { IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -72,7 +72,9 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
   const decision = await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse(options);
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId);
+  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
+    throw await auditRejectedImport(database, actor, decisionId, "DATASET", { name: safeFileName(file.name) }, error, options.request);
+  });
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
@@ -155,6 +157,8 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
       );
       issues.reject(format);
     }
+  } catch (error) {
+    throw await auditRejectedImport(database, actor, decisionId, "DATASET", { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
   } finally {
     await spooled.cleanup();
   }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { readFile, rm, mkdtemp } from "node:fs/promises";
+import { readFile, rm, mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
@@ -71,9 +71,13 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
       hash.update(chunk as Buffer);
     }
   } else {
-    const dir = await mkdtemp(path.join(tmpdir(), "verdict-upload-"));
+    const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
+    liveSpools.add(dir);
     filePath = path.join(dir, randomBytes(8).toString("hex"));
-    cleanup = () => rm(dir, { recursive: true, force: true });
+    cleanup = async () => {
+      await rm(dir, { recursive: true, force: true });
+      liveSpools.delete(dir);
+    };
     const out = createWriteStream(filePath);
     try {
       for await (const chunk of file.stream) {
@@ -101,6 +105,42 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
     content: async () => (sizeBytes <= limits.keepContentBytes ? readFile(filePath) : null),
     cleanup,
   };
+}
+
+/**
+ * Spool folders are `<tmp>/verdict-upload-<pid>-<random>`: a process killed mid-upload leaves its
+ * folder behind, and the recovery sweep (lib/server/jobs/recovery.ts) removes it. A folder is
+ * orphaned when it is older than `olderThanMs` and its process is gone — or it names this very
+ * process (a pid reused after a restart, as in a container) but is none of this process's live
+ * spools. Folders of the format before the pid was in the name are orphaned by age alone.
+ */
+const SPOOL_PREFIX = "verdict-upload-";
+const spoolHolder = globalThis as typeof globalThis & { __verdictSpools?: Set<string> };
+const liveSpools = (spoolHolder.__verdictSpools ??= new Set<string>());
+
+export async function removeOrphanedSpools(dir = tmpdir(), olderThanMs = 10 * 60_000, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    const full = path.join(dir, name);
+    const info = await stat(full).catch(() => null);
+    if (!info?.isDirectory() || now - info.mtimeMs < olderThanMs) continue;
+    const pid = Number(name.slice(SPOOL_PREFIX.length).match(/^(\d+)-/)?.[1] ?? NaN);
+    const orphaned = !Number.isFinite(pid) || (pid === process.pid ? !liveSpools.has(full) : !processAlive(pid));
+    if (!orphaned) continue;
+    await rm(full, { recursive: true, force: true });
+    removed.push(full);
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** The base name only, without control characters, at most 255 characters. */

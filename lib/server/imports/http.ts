@@ -15,7 +15,9 @@ export interface Upload {
 /**
  * The uploaded file of an API request, streamed: the raw request body (Content-Type of the file,
  * name in `X-File-Name` or `?filename=`) — the path for large files, never buffered — or a
- * multipart form with a `file` field (small files; parsed in memory by the platform).
+ * multipart form with a `file` field (small files; parsed in memory by the platform). Either way
+ * the body's bytes are counted as they stream in: a body over the limit (Content-Length when it
+ * says so, else — chunked — at the first chunk beyond it) is 413 and no more of it is read.
  */
 export async function readUpload(req: NextRequest, maxBytes: number): Promise<Upload> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
@@ -26,10 +28,18 @@ export async function readUpload(req: NextRequest, maxBytes: number): Promise<Up
   });
   const type = req.headers.get("content-type") ?? "";
   if (type.toLowerCase().startsWith("multipart/form-data")) {
-    if (Number.isFinite(declared) && declared > MULTIPART_MAX_BYTES) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `Multipart uploads are limited to ${MULTIPART_MAX_BYTES / 1024 ** 2} MB; send the file as the raw request body instead (curl --data-binary @FILE).`);
+    const multipartTooLarge = () =>
+      new AppError("PAYLOAD_TOO_LARGE", `Multipart uploads are limited to ${MULTIPART_MAX_BYTES / 1024 ** 2} MB; send the file as the raw request body instead (curl --data-binary @FILE).`, { limit: MULTIPART_MAX_BYTES, unit: "bytes" });
+    if (Number.isFinite(declared) && declared > MULTIPART_MAX_BYTES) throw multipartTooLarge();
+    if (!req.body) throw new AppError("VALIDATION", 'The form has no file (field "file").');
+    const limit = Math.min(maxBytes, MULTIPART_MAX_BYTES);
+    const counted = countedBody(req.body, limit, limit === MULTIPART_MAX_BYTES ? multipartTooLarge : () => tooLarge("its size", maxBytes, "bytes"));
+    let form: FormData;
+    try {
+      form = await new Request(req.url, { method: "POST", headers: { "content-type": type }, body: counted.stream, duplex: "half" } as RequestInit).formData();
+    } catch (error) {
+      throw counted.error() ?? new AppError("VALIDATION", `The multipart form could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const form = await req.formData();
     let file: File | null = null;
     for (const [key, value] of form.entries()) {
       if (typeof value === "string") fields[key] = value;
@@ -42,7 +52,36 @@ export async function readUpload(req: NextRequest, maxBytes: number): Promise<Up
   if (!req.body) throw new AppError("VALIDATION", "The request has no body: send the file as the request body.");
   const headerName = req.headers.get("x-file-name");
   const name = fields.filename ?? (headerName ? safeDecode(headerName) : "upload");
-  return { file: { name, stream: req.body as unknown as AsyncIterable<Uint8Array> }, fields };
+  const counted = countedBody(req.body, maxBytes, () => tooLarge("its size", maxBytes, "bytes"));
+  return { file: { name, stream: counted.stream as unknown as AsyncIterable<Uint8Array> }, fields };
+}
+
+/**
+ * The body as a stream that errors, and cancels the request body, at the first chunk that takes
+ * it past `maxBytes`; `error()` is that error once it happened (the multipart parser reports its
+ * own).
+ */
+export function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number, tooLargeError: () => Error): { stream: ReadableStream<Uint8Array>; error(): Error | undefined } {
+  const reader = body.getReader();
+  let size = 0;
+  let failure: Error | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      size += value.byteLength;
+      if (size > maxBytes) {
+        failure = tooLargeError();
+        await reader.cancel(failure).catch(() => {});
+        return controller.error(failure);
+      }
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, error: () => failure };
 }
 
 async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {

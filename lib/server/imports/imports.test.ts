@@ -20,10 +20,13 @@ export const bytes = (name: string, content: string | Buffer): UploadFile => ({
   })(),
 });
 
-/** Row counts of everything an import may write, scoped to one decision. */
+/**
+ * Row counts of everything an import may write, scoped to one decision. A rejected file writes
+ * nothing but its refusal's audit event (evidence.import_failed, counted apart as `refused`).
+ */
 export async function counts(decisionId: string) {
   const prisma = await db();
-  const [imports, datasets, versions, items, runs, predictions, scores, serving, audit] = await Promise.all([
+  const [imports, datasets, versions, items, runs, predictions, scores, serving, audit, refused] = await Promise.all([
     prisma.import.count({ where: { decisionId } }),
     prisma.dataset.count({ where: { decisionId } }),
     prisma.datasetVersion.count({ where: { dataset: { decisionId } } }),
@@ -32,9 +35,10 @@ export async function counts(decisionId: string) {
     prisma.prediction.count({ where: { evalRun: { decisionId } } }),
     prisma.leaderboardScore.count({ where: { decisionId } }),
     prisma.servingBenchmark.count({ where: { decisionId } }),
-    prisma.auditEvent.count({ where: { decisionId } }),
+    prisma.auditEvent.count({ where: { decisionId, action: { not: "evidence.import_failed" } } }),
+    prisma.auditEvent.count({ where: { decisionId, action: "evidence.import_failed" } }),
   ]);
-  return { imports, datasets, versions, items, runs, predictions, scores, serving, audit };
+  return { imports, datasets, versions, items, runs, predictions, scores, serving, audit, refused };
 }
 
 export async function setup() {
@@ -100,7 +104,8 @@ describe("dataset uploads", () => {
     const report = await rejected(importDataset(analyst, decisionId, bytes("d.csv", content), { datasetName: "d" }));
     expect(report.errors[0]).toMatchObject({ line, field });
     expect(report.errorCount).toBeGreaterThan(0);
-    expect(await counts(decisionId)).toEqual(before);
+    // Nothing written but the refusal, audited (evidence.import_failed).
+    expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 1 });
   });
 
   it("lists every duplicate id with its line, and changes nothing", async () => {
@@ -112,7 +117,8 @@ describe("dataset uploads", () => {
       { line: 4, field: "id", value: "a", reason: "duplicate id (first seen on line 2)" },
       { line: 6, field: "id", value: "b", reason: "duplicate id (first seen on line 3)" },
     ]);
-    expect(await counts(decisionId)).toEqual(before);
+    // Nothing written but the refusal, audited (evidence.import_failed).
+    expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 1 });
   });
 
   it("rejects truncated JSON and invalid UTF-8 with their lines", async () => {
@@ -129,7 +135,8 @@ describe("dataset uploads", () => {
     const before = await counts(decisionId);
     await expect(importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\n"), { datasetName: "d", limits: { maxBytes: 10 } })).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
     await expect(importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\nc,1\n"), { datasetName: "d", limits: { maxRows: 2 } })).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
-    expect(await counts(decisionId)).toEqual(before);
+    // Nothing written but the refusals, audited (evidence.import_failed).
+    expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 2 });
   });
 
   it("keeps only the hash and size above the content limit", async () => {
@@ -214,7 +221,8 @@ describe("prediction uploads", () => {
     const before = await counts(decisionId);
     const report = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", content)));
     expect(report.errors[0]).toMatchObject({ field, ...(reason ? { reason } : {}) });
-    expect(await counts(decisionId)).toEqual(before);
+    // Nothing written but the refusal, audited (evidence.import_failed).
+    expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 1 });
   });
 
   it("rejects 1e999 in JSON Lines (parsed as Infinity)", async () => {
@@ -233,7 +241,8 @@ describe("prediction uploads", () => {
     expect(unknown.errors.map((e) => e.value)).toEqual(["yy", "zz"]);
     const dup = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", "id,score\na1,0.5\na2,0.2\na1,0.1\n")));
     expect(dup.errors).toEqual([{ line: 4, field: "id", value: "a1", reason: "duplicate id (first seen on line 2)" }]);
-    expect(await counts(decisionId)).toEqual(before);
+    // Nothing written but the refusals, audited (evidence.import_failed).
+    expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 2 });
   });
 
   it("reports the first 100 problems and counts them all", async () => {

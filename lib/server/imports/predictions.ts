@@ -5,8 +5,8 @@ import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptio
 import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { defaultLimits, spool, type UploadFile } from "./files";
-import { IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -75,7 +75,9 @@ export async function importPredictions(
   );
   if (!version) throw notFoundError("The dataset version");
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId);
+  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
+    throw await auditRejectedImport(database, actor, decisionId, "PREDICTIONS", { name: safeFileName(file.name) }, error, options.request);
+  });
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
@@ -189,6 +191,8 @@ export async function importPredictions(
     }
     if (options.compute !== "none") await enqueueComputeRun(database, result.runId);
     return result;
+  } catch (error) {
+    throw await auditRejectedImport(database, actor, decisionId, "PREDICTIONS", { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
   } finally {
     await spooled.cleanup();
   }

@@ -17,7 +17,7 @@ export function publicImportRoute(importFile: (actor: Actor, decisionId: string,
   return apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
     const { file, fields } = await readUpload(req, defaultLimits("public").maxBytes);
     const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
-    const result = await withProgress(uploadId, () =>
+    const result = await withProgress(uploadId, actor.id, () =>
       importFile(actor, params.id, file, {
         format: fields.format,
         modelMap: jsonField<Record<string, string | null>>(fields.modelMap, "modelMap"),

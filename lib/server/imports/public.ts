@@ -6,8 +6,8 @@ import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit";
 import type { Actor } from "../session";
-import { defaultLimits, readText, spool, type UploadFile } from "./files";
-import { IMPORT_SUMMARY_SELECT, ImportRejected, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { defaultLimits, readText, safeFileName, spool, type UploadFile } from "./files";
+import { auditRejectedImport, IMPORT_SUMMARY_SELECT, ImportRejected, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 
 export interface PublicImportOptions extends ImportOptionsBase {
   /** Resolves names the matcher left unmatched: "<model name in the file>" → candidate id, or null to skip that model. */
@@ -89,7 +89,9 @@ async function importPublic<R extends { model: string }>(
   await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse({ modelMap: options.modelMap, skipUnmatched: options.skipUnmatched });
   const limits = { ...defaultLimits("public"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId);
+  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
+    throw await auditRejectedImport(database, actor, decisionId, kind, { name: safeFileName(file.name) }, error, options.request);
+  });
   try {
     const prisma = database.prisma;
     const findExisting = async () => {
@@ -153,6 +155,8 @@ async function importPublic<R extends { model: string }>(
     const after = await findExisting();
     if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
     return after;
+  } catch (error) {
+    throw await auditRejectedImport(database, actor, decisionId, kind, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
   } finally {
     await spooled.cleanup();
   }

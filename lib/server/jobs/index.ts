@@ -1,5 +1,5 @@
 import "server-only";
-import type { Database } from "@/lib/db/connect";
+import { rawQuery, type Database } from "@/lib/db/connect";
 import { computeRunAndComparisons } from "../comparisons";
 
 /**
@@ -10,32 +10,69 @@ import { computeRunAndComparisons } from "../comparisons";
  * - Embedded PGlite (pg-boss cannot connect to an in-process database), or VERDICT_JOBS=inline:
  *   an in-process runner, one job at a time, in the same process.
  * A run shows its state in EvalRun.status / progress either way.
+ *
+ * Telling a lost job from a live one (lib/server/jobs/recovery.ts): on a PostgreSQL server a job
+ * computes its run holding a session advisory lock on the run (withRunLock), on a connection of
+ * its own, so the lock goes with the process — a killed worker's connection closes and frees it at
+ * once. In the embedded database, one process, the in-process runner knows its runs (inProcessRuns).
  */
 export const COMPUTE_RUN_QUEUE = "compute-eval-run";
 
 type Boss = import("pg-boss");
-const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>; __verdictInline?: Promise<void> };
+const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>; __verdictInline?: Promise<void>; __verdictInlineRuns?: Set<number> };
+const inlineRuns = (holder.__verdictInlineRuns ??= new Set<number>());
 
-function queueEnabled(database: Database): boolean {
+export function queueEnabled(database: Database): boolean {
   return database.mode === "server" && process.env.VERDICT_JOBS !== "inline" && Boolean(process.env.DATABASE_URL);
 }
 
+/** Runs queued or computing in this process's in-process runner. */
+export function inProcessRuns(): ReadonlySet<number> {
+  return inlineRuns;
+}
+
 export async function enqueueComputeRun(database: Database, runId: number): Promise<void> {
+  await rawQuery(database, `UPDATE "EvalRun" SET "queuedAt" = now() WHERE id = $1`, [runId]);
   if (!queueEnabled(database)) {
     runInline(database, runId);
     return;
   }
   const boss = await startBoss(process.env.VERDICT_WORKER !== "0" ? database : null);
-  await boss.send(COMPUTE_RUN_QUEUE, { runId }, { retryLimit: 2, retryDelay: 5, expireInSeconds: 3600 });
+  // No pg-boss retries: a job's failure is stored on its run (FAILED with the message), and a job
+  // lost with its process is found and re-queued by the recovery sweep.
+  await boss.send(COMPUTE_RUN_QUEUE, { runId }, { retryLimit: 0, expireInSeconds: await expirySeconds(database, runId) });
+}
+
+/**
+ * pg-boss gives a job up (and its worker takes the next) after expireInSeconds, so it must cover
+ * the work: the run's metrics with a 1,000-replicate bootstrap (≈ 30 µs an item on a busy core),
+ * then the decision's paired comparisons on that dataset version (one bootstrap per pair of
+ * runs). 15 minutes plus 100 µs per item and per computation, at most 23 hours (pg-boss's cap is 24).
+ */
+export async function expirySeconds(database: Database, runId: number): Promise<number> {
+  const [row] = await rawQuery<{ items: number; runs: number }>(
+    database,
+    `SELECT v."itemCount" AS items,
+            (SELECT count(*)::int FROM "EvalRun" o WHERE o."decisionId" = r."decisionId" AND o."datasetVersionId" = r."datasetVersionId") AS runs
+       FROM "EvalRun" r JOIN "DatasetVersion" v ON v.id = r."datasetVersionId" WHERE r.id = $1`,
+    [runId],
+  );
+  const items = Number(row?.items ?? 0);
+  const runs = Math.max(1, Number(row?.runs ?? 1));
+  const computations = 1 + (runs * (runs - 1)) / 2;
+  return Math.min(23 * 3600, Math.ceil(15 * 60 + items * computations * 100e-6));
 }
 
 function runInline(database: Database, runId: number) {
+  inlineRuns.add(runId);
   const previous = holder.__verdictInline ?? Promise.resolve();
   holder.__verdictInline = previous.then(() =>
-    computeRunAndComparisons(database, runId).catch((error: unknown) => {
-      // computeEvalRun has marked the run FAILED with the message.
-      console.error(`eval run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
-    }),
+    computeRunAndComparisons(database, runId)
+      .catch((error: unknown) => {
+        // computeEvalRun has marked the run FAILED with the message.
+        console.error(`eval run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => inlineRuns.delete(runId)),
   );
 }
 

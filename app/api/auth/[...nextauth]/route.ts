@@ -1,3 +1,25 @@
+import { NextRequest } from "next/server";
 import { handlers } from "@/lib/server/auth";
+import { errorResponse, readBoundedBody } from "@/lib/server/route";
 
-export const { GET, POST } = handlers;
+/** A sign-in form (email, password ≤ 1,024 characters, CSRF token, callback URL) is a few hundred bytes. */
+const AUTH_MAX_BODY_BYTES = 16 * 1024;
+
+export const { GET } = handlers;
+
+/**
+ * Auth.js reads the whole body before it looks at it: bound it first (413 beyond
+ * AUTH_MAX_BODY_BYTES, counted as it streams in), then hand Auth.js the bytes read.
+ */
+export async function POST(req: NextRequest): Promise<Response> {
+  let body: Buffer;
+  try {
+    body = await readBoundedBody(req, AUTH_MAX_BODY_BYTES, "A sign-in request");
+  } catch (error) {
+    return errorResponse(error);
+  }
+  const headers = new Headers(req.headers);
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return handlers.POST(new NextRequest(req.url, { method: "POST", headers, body: new Uint8Array(body) }));
+}

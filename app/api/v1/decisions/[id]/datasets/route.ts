@@ -13,7 +13,7 @@ export const runtime = "nodejs";
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("bulk").maxBytes);
   const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
-  const result = await withProgress(uploadId, () => importDataset(actor, params.id, file, {
+  const result = await withProgress(uploadId, actor.id, () => importDataset(actor, params.id, file, {
     datasetName: fields.name ?? fields.dataset ?? "",
     format: fields.format,
     negativeLabels: listField(fields.negativeLabels),
@@ -39,5 +39,5 @@ export const GET = apiRoute<{ id: string }>("decision.read", async ({ actor, par
   }
   const uploadId = req.nextUrl.searchParams.get("uploadId");
   if (!isUploadId(uploadId)) throw new AppError("VALIDATION", "Give export=<datasetVersionId> or uploadId=<id>.");
-  return { progress: getProgress(uploadId) };
+  return { progress: await getProgress(uploadId, actor.id) };
 });
