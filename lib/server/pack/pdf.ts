@@ -348,7 +348,8 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
         s.ciLow !== null && s.ciHigh !== null ? formatInterval([s.ciLow, s.ciHigh], Math.abs(s.value) >= 100 ? 0 : 3) : s.stderr !== null ? `± ${formatNumber(s.stderr)}` : "—",
         `${s.source}, ${s.retrievedAt.slice(0, 10)}`, s.relevanceNote,
       ]), [70, 80, 40, 60, 120, w.width - 370]);
-      for (const r of data.resemblances) w.text(`${r.suite} resemblance: task ${r.task}${r.taskNote ? ` (${r.taskNote})` : ""}; distribution ${r.distribution}${r.distributionNote ? ` (${r.distributionNote})` : ""}; prompt and scoring ${r.promptScoring}${r.promptScoringNote ? ` (${r.promptScoringNote})` : ""}.`);
+      const word = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
+      for (const r of data.resemblances) w.text(`Does ${r.suite} resemble this task? Task: ${word[r.task]}${r.taskNote ? ` (${r.taskNote})` : ""}; distribution: ${word[r.distribution]}${r.distributionNote ? ` (${r.distributionNote})` : ""}; prompt and scoring: ${word[r.promptScoring]}${r.promptScoringNote ? ` (${r.promptScoringNote})` : ""}.`);
     }
     if (stage.key === "task-accuracy") {
       const ds = data.runs.find((r) => r.dataset)?.dataset;
