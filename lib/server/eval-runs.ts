@@ -30,7 +30,19 @@ export async function computeEvalRun(database: Database, runId: number): Promise
   });
 }
 
+/**
+ * Computes until a result is stored or another job owns the run: when the inputs changed while
+ * this job computed but nobody re-queued the run (the change's transaction read the run before
+ * this job marked it RUNNING), the run is still this job's, so it computes again with the new ones.
+ */
 async function computeLocked(database: Database, runId: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await computeOnce(database, runId);
+    if (outcome !== "stale" || attempt >= 5) return;
+  }
+}
+
+async function computeOnce(database: Database, runId: number): Promise<StoreOutcome> {
   const prisma = database.prisma;
   // RUNNING first, then read the inputs: a parameter change after this point marks the run
   // PENDING again, and the conditional writes below then leave this job's result unstored.
@@ -67,7 +79,7 @@ async function computeLocked(database: Database, runId: number): Promise<void> {
       }),
       input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
     };
-    await storeIfCurrent(database, runId, run, {
+    return await storeIfCurrent(database, runId, run, {
         status: "DONE",
         progress: 1,
         itemCount: rows.length,
@@ -79,10 +91,14 @@ async function computeLocked(database: Database, runId: number): Promise<void> {
         error: null,
     });
   } catch (error) {
-    await storeIfCurrent(database, runId, run, { status: "FAILED", error: error instanceof Error ? error.message : String(error) });
+    const outcome = await storeIfCurrent(database, runId, run, { status: "FAILED", error: error instanceof Error ? error.message : String(error) });
+    if (outcome === "stale") return outcome;
     throw error;
   }
 }
+
+/** stored; requeued: the run is no longer RUNNING (a change marked it PENDING and queued a job); stale: still this job's, but its inputs changed. */
+type StoreOutcome = "stored" | "requeued" | "stale";
 
 const RUN_INPUTS = {
   id: true,
@@ -109,12 +125,12 @@ const sameInputs = (a: RunInputs, b: RunInputs) =>
  * stored is audited in the same transaction (eval_run.computed, by the system: no actor), with the
  * SHA-256 of the metrics' canonical JSON; a result left unstored is not.
  */
-async function storeIfCurrent(database: Database, runId: number, used: RunInputs, data: Prisma.EvalRunUpdateInput): Promise<boolean> {
+async function storeIfCurrent(database: Database, runId: number, used: RunInputs, data: Prisma.EvalRunUpdateInput): Promise<StoreOutcome> {
   return database.prisma.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM "EvalRun" WHERE id = ${runId} FOR UPDATE`;
-    if (row?.status !== "RUNNING") return false;
+    if (row?.status !== "RUNNING") return "requeued";
     const now = await tx.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
-    if (!sameInputs(now, used)) return false;
+    if (!sameInputs(now, used)) return "stale";
     const stored = await tx.evalRun.update({
       where: { id: runId },
       data: data.status === "DONE" ? { ...data, recoveries: 0 } : data,
@@ -140,6 +156,6 @@ async function storeIfCurrent(database: Database, runId: number, used: RunInputs
           : { error: stored.error }),
       },
     });
-    return true;
+    return "stored";
   });
 }
