@@ -57,3 +57,19 @@ describe("rankReversals", () => {
     expect(rankReversals(candidates, [{ key: "m", label: "MMLU", ranking: ranking({ a: 1, o: 1, s: 3 }) }], [{ key: "c", label: "cost", ranking: ranking({ s: 1, a: 2, o: 3 }) }]).filter((r) => r.kind === "leader")).toEqual([]);
   });
 });
+
+describe("rankReversals, several suites alike", () => {
+  it("names suites that disagree the same way in one sentence", () => {
+    const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }];
+    const out = rankReversals(
+      candidates,
+      [
+        { key: "m", label: "MMLU", ranking: ranking({ a: 1, s: 2 }) },
+        { key: "h", label: "HELM Lite", ranking: ranking({ a: 1, s: 2 }) },
+      ],
+      [{ key: "c", label: "expected cost", ranking: ranking({ s: 1, a: 2 }) }],
+    );
+    expect(out.filter((r) => r.kind === "order").map((r) => r.text)).toEqual(["MMLU, HELM Lite disagree with expected cost (τ = -1.00): they put Atlas above Sentry, which expected cost reverses"]);
+    expect(out.filter((r) => r.kind === "leader").map((r) => r.text)).toEqual(["Atlas: #1 on MMLU and #1 on HELM Lite, but #2 on expected cost"]);
+  });
+});

@@ -83,15 +83,23 @@ export function rankReversals(
     const loses = verdict.filter((r) => r.ranking.has(c.id) && r.ranking.get(c.id) !== 1);
     if (leads.length && loses.length) out.push({ kind: "leader", candidateId: c.id, text: `${c.name}: ${leads.map((r) => part(r, c.id)).join(" and ")}, but ${loses.map((r) => part(r, c.id)).join(" and ")}` });
   }
+  // Shortlisting rankings that disagree with the same verdict rankings by the same swapped pairs
+  // (several suites often order the candidates alike) are named in one sentence.
+  const disagreements = new Map<string, { labels: string[]; text: (labels: string[]) => string }>();
   for (const s of shortlisting) {
     const against = verdict.map((v) => ({ v, tau: kendallTau(s.ranking, v.ranking) })).filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
     if (against.length === 0) continue;
     const pairs = reversedPairs(s.ranking, against[0]!.v.ranking);
-    out.push({
-      kind: "order",
-      candidateId: null,
-      text: `${s.label} disagrees with ${against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ")}: it puts ${pairs.map(([x, y]) => `${name(x)} above ${name(y)}`).join(", ")}, which ${against[0]!.v.label} reverses`,
-    });
+    const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ");
+    const pairPart = pairs.map(([x, y]) => `${name(x)} above ${name(y)}`).join(", ");
+    const key = `${verdictPart}|${pairPart}`;
+    const entry = disagreements.get(key) ?? {
+      labels: [],
+      text: (labels: string[]) => `${labels.join(", ")} ${labels.length === 1 ? "disagrees" : "disagree"} with ${verdictPart}: ${labels.length === 1 ? "it puts" : "they put"} ${pairPart}, which ${against[0]!.v.label} reverses`,
+    };
+    entry.labels.push(s.label);
+    disagreements.set(key, entry);
   }
+  for (const { labels, text } of disagreements.values()) out.push({ kind: "order", candidateId: null, text: text(labels) });
   return out;
 }
