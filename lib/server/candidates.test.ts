@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
-import { updateCandidate } from "./candidates";
+import { removeCandidate, updateCandidate } from "./candidates";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 
 async function candidateWithScore() {
@@ -32,5 +32,15 @@ describe("updateCandidate", () => {
     await expect(updateCandidate(analyst, input(c.id, c.name, "Rank 1 on MMLU, which tests broad knowledge that a moderation model needs to read context in messages."))).rejects.toMatchObject({ code: "VALIDATION" });
     const reviewer = await makeActor(["REVIEWER"]);
     await expect(updateCandidate(reviewer, input(c.id, c.name, "x"))).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("a candidate reached through another decision's path", () => {
+  it("is not found, and neither edited nor removed", async () => {
+    const { analyst, c } = await candidateWithScore();
+    const { id: other } = await makeDecision(analyst);
+    await expect(removeCandidate(analyst, c.id, {}, other)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(updateCandidate(analyst, input(c.id, "Renamed", "x"), {}, other)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await (await db()).candidate.findUnique({ where: { id: c.id }, select: { name: true } })).toEqual({ name: c.name });
   });
 });

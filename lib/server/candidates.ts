@@ -131,12 +131,13 @@ export async function shortlistCandidates(actor: Actor, decisionId: string, raw:
  * rows go back to the unshortlisted models. A candidate someone has signed for stays: signatures
  * are never deleted.
  */
-export async function removeCandidate(actor: Actor, candidateId: string, request: RequestInfo = {}) {
+export async function removeCandidate(actor: Actor, candidateId: string, request: RequestInfo = {}, decisionId?: string) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const found = await tx.candidate.findUnique({ where: { id: candidateId }, select: { decisionId: true } });
-    if (!found) throw notFoundError("The candidate");
+    // With a decision (the API's path), the candidate must be one of its own: no reaching across decisions by id.
+    if (!found || (decisionId !== undefined && found.decisionId !== decisionId)) throw notFoundError("The candidate");
     await lockEditableDecision(tx, found.decisionId);
     const before = await tx.candidate.findUniqueOrThrow({
       where: { id: candidateId },
@@ -163,12 +164,12 @@ export async function removeCandidate(actor: Actor, candidateId: string, request
  * Analyst: edit a candidate and its shortlist rationale (which must cite a scored suite and say
  * why). A change of its own operating threshold recomputes its runs' stored metrics.
  */
-export async function updateCandidate(actor: Actor, input: CandidateInput, request: RequestInfo = {}) {
+export async function updateCandidate(actor: Actor, input: CandidateInput, request: RequestInfo = {}, decisionId?: string) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
   const result = await prisma.$transaction(async (tx) => {
     const found = await tx.candidate.findUnique({ where: { id: input.candidateId }, select: { decisionId: true } });
-    if (!found) throw notFoundError("The candidate");
+    if (!found || (decisionId !== undefined && found.decisionId !== decisionId)) throw notFoundError("The candidate");
     await lockEditableDecision(tx, found.decisionId);
     const before = await tx.candidate.findUniqueOrThrow({ where: { id: input.candidateId }, select: CANDIDATE });
     const suites = (await tx.leaderboardScore.findMany({ where: { candidateId: input.candidateId }, distinct: ["suite"], select: { suite: true } })).map((s) => s.suite);

@@ -1,6 +1,7 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { citedSuites } from "@/lib/evidence/rationale";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ResemblanceInput } from "@/lib/schemas/candidate";
 import { recordAudit, type RequestInfo } from "./audit";
 import { db, type Tx } from "./db";
@@ -12,7 +13,7 @@ import type { Actor } from "./session";
  * The suites the decision's shortlist rationales cite (SPEC §3, stage 1–2): each must have the
  * three questions of resemblance answered before the decision can be submitted.
  */
-export async function citedSuitesOf(tx: Tx, decisionId: string): Promise<{ suite: string; candidates: string[] }[]> {
+export async function citedSuitesOf(tx: Tx | PrismaClient, decisionId: string): Promise<{ suite: string; candidates: string[] }[]> {
   const candidates = await tx.candidate.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { name: true, shortlistRationale: true, scores: { distinct: ["suite"], select: { suite: true } } } });
   const bySuite = new Map<string, string[]>();
   for (const c of candidates) {
@@ -26,7 +27,7 @@ export async function getResemblances(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
   const [cited, answers] = await Promise.all([
-    citedSuitesOf(prisma as unknown as Tx, decisionId),
+    citedSuitesOf(prisma, decisionId),
     prisma.suiteResemblance.findMany({ where: { decisionId }, select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true } }),
   ]);
   return cited.map((c) => ({ ...c, answer: answers.find((a) => a.suite === c.suite) ?? null }));
