@@ -2,7 +2,8 @@ import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { recordAudit, type RequestInfo } from "./audit";
 import { db } from "./db";
-import { AppError, forbiddenError, notFoundError } from "./errors";
+import { lockDecisionRow } from "./decision-lock";
+import { AppError, forbiddenError } from "./errors";
 import type { Actor } from "./session";
 
 export interface CommentInput {
@@ -25,8 +26,9 @@ export async function createComment(actor: Actor, decisionId: string, input: Com
   if (input.stage !== null && !(Number.isInteger(input.stage) && input.stage >= 1 && input.stage <= 5)) throw new AppError("VALIDATION", "A stage is 1 to 5.");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const decision = await tx.decision.findUnique({ where: { id: decisionId }, select: { id: true } });
-    if (!decision) throw notFoundError("The decision");
+    // Under the decision's row lock, so the revision a comment is kept with is the one frozen
+    // now, never one a concurrent submission or signature is about to supersede.
+    await lockDecisionRow(tx, decisionId);
     let stage = input.stage;
     if (input.parentId) {
       const parent = await tx.comment.findFirst({ where: { id: input.parentId, decisionId }, select: { stage: true } });

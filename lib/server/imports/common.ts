@@ -7,7 +7,8 @@ import { MAX_REPORTED_ERRORS } from "@/lib/ingest/formats/issues";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { RequestInfo } from "../audit";
-import { recordAuditRaw, withRawTx } from "../raw-tx";
+import { decisionLockSql, type DecisionLockMode } from "../decision-lock";
+import { recordAuditRaw, withRawTx, type RawTx } from "../raw-tx";
 import type { Actor } from "../session";
 import type { ImportLimits, UploadFile } from "./files";
 
@@ -126,6 +127,20 @@ export async function requireImportableDecision(database: Database, actor: Actor
   // Raw SQL, not Prisma: the bulk path needs no ORM, so a CLI or worker process never loads
   // Prisma's query compiler just to stream a file.
   const [decision] = await rawQuery<{ id: string; status: DecisionStatusName; archivedAt: Date | null; positiveClass: string }>(database, `SELECT id, status::text AS status, "archivedAt", "positiveClass" FROM "Decision" WHERE id = $1`, [decisionId]);
+  if (!decision) throw notFoundError("The decision");
+  const frozen = frozenReason(decision);
+  if (frozen) throw new AppError("CONFLICT", frozen);
+  return decision;
+}
+
+/**
+ * Inside the import's own transaction: the decision's row lock, then the editability rule again.
+ * The check before spooling only spares reading a file into a frozen decision; this one is what
+ * makes an upload racing "submit" land before the freeze or be refused (nothing written).
+ * A dataset may set the decision's evaluation version, so it takes the exclusive lock.
+ */
+export async function lockImportableDecision(tx: RawTx, decisionId: string, mode: DecisionLockMode = "SHARE") {
+  const [decision] = await tx.query<{ id: string; status: DecisionStatusName; archivedAt: Date | null; positiveClass: string }>(decisionLockSql(mode), [decisionId]);
   if (!decision) throw notFoundError("The decision");
   const frozen = frozenReason(decision);
   if (frozen) throw new AppError("CONFLICT", frozen);

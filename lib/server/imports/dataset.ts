@@ -8,7 +8,7 @@ import { database as getDatabase } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -96,6 +96,7 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
     const content = await spooled.content();
     try {
       const result = await withRawTx(database, async (tx) => {
+        await lockImportableDecision(tx, decisionId, "UPDATE");
         await lockImportKey(tx, `${decisionId}:DATASET:${spooled.sha256}`);
         const existing = await tx.query<{ id: string }>(
           `SELECT i.id FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"

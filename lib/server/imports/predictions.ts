@@ -6,7 +6,7 @@ import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -99,6 +99,7 @@ export async function importPredictions(
     let result: PredictionsImportResult | null = null;
     try {
       result = await withRawTx(database, async (tx) => {
+        await lockImportableDecision(tx, decisionId);
         await lockImportKey(tx, `${decisionId}:PREDICTIONS:${spooled.sha256}`);
         const existing = await tx.query(
           `SELECT i.id FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id

@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { recordAudit } from "../audit";
 import type { Actor } from "../session";
 import { defaultLimits, readText, safeFileName, spool, type UploadFile } from "./files";
+import { lockEditableDecision } from "../decision-lock";
 import { auditRejectedImport, IMPORT_SUMMARY_SELECT, ImportRejected, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 
 export interface PublicImportOptions extends ImportOptionsBase {
@@ -116,6 +117,8 @@ async function importPublic<R extends { model: string }>(
     const report = { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings };
     const created = await prisma.$transaction(
       async (tx) => {
+        // The row lock and the editability rule inside the transaction (see lockImportableDecision).
+        await lockEditableDecision(tx, decisionId, "SHARE");
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
         const again = await tx.import.findFirst({ where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" }, select: { id: true } });
         if (again) return null;
