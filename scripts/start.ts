@@ -8,7 +8,10 @@ async function main() {
     process.exit(1);
   }
   await migrateDatabase();
-  startNext(process.env.PORT ?? "3000", { ...process.env, NODE_ENV: "production" });
+  // The owner's connection string stays with the migration step: the app connects as DATABASE_URL only.
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  delete env.DATABASE_MIGRATION_URL;
+  startNext(process.env.PORT ?? "3000", env);
 }
 
 main().catch((error) => {

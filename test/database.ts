@@ -1,23 +1,34 @@
 import pg from "pg";
-import { applyMigrations } from "../lib/db/migrations.ts";
-import { pgRunner } from "../lib/db/sql-runner.ts";
+import { openServer, type ServerDatabase } from "../lib/db/connect.ts";
+import { ensureLoginRole, prepareServerDatabase } from "../lib/db/roles.ts";
 
 /**
- * Drops and recreates a test database, then applies the committed migrations. Guarded: tests
- * write and drop data, so only a database on this machine whose name says "test" or "e2e" will do.
+ * The role the app connects as in tests and e2e servers: it owns nothing (README "Database
+ * roles"); `url` (user postgres) stays the owner that migrates, and tampers in tests.
+ */
+export const TEST_APP_ROLE = "verdict_app";
+export function appRoleUrl(ownerUrl: string): string {
+  const url = new URL(ownerUrl);
+  url.username = TEST_APP_ROLE;
+  url.password = "";
+  return url.toString();
+}
+
+/**
+ * Drops and recreates a test database, then applies the committed migrations as its owner and
+ * grants the app role (TEST_APP_ROLE). Guarded: tests write and drop data, so only a database on
+ * this machine whose name says "test" or "e2e" will do.
  */
 export async function recreateDatabase(url: string, { migrate = true } = {}): Promise<void> {
   await onServer(url, async (client, name) => {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await client.query(`CREATE DATABASE "${name}"`);
   });
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  await ensureLoginRole(admin.toString(), TEST_APP_ROLE);
   if (!migrate) return;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  try {
-    await applyMigrations(pgRunner(pool));
-  } finally {
-    await pool.end();
-  }
+  await prepareServerDatabase(url, TEST_APP_ROLE);
 }
 
 export async function dropDatabase(url: string): Promise<void> {
@@ -38,4 +49,9 @@ async function onServer(url: string, fn: (client: pg.Client, name: string) => Pr
   } finally {
     await client.end();
   }
+}
+
+/** The owner's connection to this run's test database (TEST_DATABASE_URL), for tests that tamper as the owner would. */
+export function openOwner(): ServerDatabase {
+  return openServer(process.env.TEST_DATABASE_URL!);
 }

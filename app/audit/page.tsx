@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AUDIT_ACTIONS } from "@/lib/audit-actions";
-import { verifyAuditChain } from "@/lib/server/audit-verify";
+import { parseHead, verifyAuditChain, type ChainHead } from "@/lib/server/audit-verify";
 import { requirePagePermission } from "@/lib/server/session";
 import { listAuditEvents } from "@/lib/server/signoff/audit-log";
 import { AuditTable } from "@/components/audit/audit-table";
@@ -18,12 +18,20 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   const decision = one(q.decision);
   const action = one(q.action);
   const actorId = one(q.actor);
+  const head = one(q.head).trim();
+  let anchor: ChainHead | null = null;
+  let headError: string | null = null;
+  try {
+    anchor = head ? parseHead(head) : null;
+  } catch (error) {
+    headError = (error as Error).message;
+  }
   const before = one(q.before);
   const returnTo = `/audit${decision ? `?decision=${encodeURIComponent(decision)}` : ""}`;
   const actor = await requirePagePermission("audit.read", returnTo);
   const [list, verification] = await Promise.all([
     listAuditEvents(actor, { decisionId: decision, action, actorId, before }),
-    one(q.verify) === "1" ? verifyAuditChain(actor) : Promise.resolve(null),
+    one(q.verify) === "1" && !headError ? verifyAuditChain(actor, anchor) : Promise.resolve(null),
   ]);
   const params = (extra: Record<string, string>) => {
     const p = new URLSearchParams(Object.entries({ decision, action, actor: actorId, ...extra }).filter(([, v]) => v) as [string, string][]);
@@ -52,9 +60,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
           Actor (user id)
           <input name="actor" defaultValue={actorId} />
         </label>
+        <label>
+          Earlier head (optional)
+          <input name="head" defaultValue={head} placeholder="seq:hash from an export" aria-describedby="head-help" />
+        </label>
         <button type="submit" className="secondary">Filter</button>
         <button type="submit" name="verify" value="1">Verify the chain</button>
       </form>
+      <p id="head-help" className="muted" style={{ fontSize: "0.85rem" }}>
+        Verifying also checks every signature and pack revision against the event that recorded it. Deleted newest events break no link: give a head printed earlier (every export prints one, as does <code>npx verdict audit head</code>) to detect them.
+      </p>
+      {headError && <p className="message-error" role="alert">{headError}</p>}
       {verification && <VerifyResult result={verification} />}
       {decision && <p><Link href={`/decisions/${encodeURIComponent(decision)}/review`}>Review and sign-off of this decision</Link></p>}
       <AuditTable events={list.events} />

@@ -6,7 +6,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { applyMigrations } from "./migrations.ts";
-import { pgRunner, pgliteRunner } from "./sql-runner.ts";
+import { prepareServerDatabase, roleOf } from "./roles.ts";
+import { pgliteRunner } from "./sql-runner.ts";
 
 /**
  * The two ways Verdict reaches PostgreSQL:
@@ -113,21 +114,21 @@ export async function openDatabase(): Promise<Database> {
   return url ? openServer(url) : openEmbedded();
 }
 
-/** Applies committed migrations to the configured database. */
+/**
+ * Applies committed migrations to the configured database. On a server they run as the owner,
+ * DATABASE_MIGRATION_URL when set (else DATABASE_URL: one role for both), which then grants the
+ * role of DATABASE_URL what the app needs and nothing more (lib/db/roles.ts).
+ */
 export async function migrateDatabase(): Promise<string[]> {
   const url = process.env.DATABASE_URL;
   if (!url) {
+    if (process.env.DATABASE_MIGRATION_URL) throw new Error("DATABASE_MIGRATION_URL is set without DATABASE_URL: set DATABASE_URL to the app's role on the same database.");
     // openEmbedded migrates as it opens.
     const db = await openEmbedded();
     await db.close();
     return [];
   }
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  try {
-    return await applyMigrations(pgRunner(pool));
-  } finally {
-    await pool.end();
-  }
+  return prepareServerDatabase(process.env.DATABASE_MIGRATION_URL || url, roleOf(url));
 }
 
 /** Raw SQL on either driver, bypassing Prisma's row objects (for large reads). */

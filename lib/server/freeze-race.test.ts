@@ -47,7 +47,7 @@ describe("an edit racing a submission, 50 times", () => {
         return submitForReview(analyst, decisionId);
       };
       // Started in turn one before the other, so that both orders happen.
-      const [e, s] = i % 8 < 4 ? await Promise.allSettled([edit(), submit()]) : (await Promise.allSettled([submit(), edit()])).reverse();
+      const [e, s] = i % 8 < 4 ? await Promise.allSettled([edit(), submit()]) : ((await Promise.allSettled([submit(), edit()])).reverse() as [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]);
 
       expect(s.status).toBe("fulfilled");
       const revisions = await prisma.packRevision.findMany({ where: { decisionId }, select: { sha256: true, canonicalJson: true } });

@@ -1,5 +1,6 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
+import { JOB_SCHEMA, type JOB_QUEUES } from "@/lib/db/roles";
 import { computeRunAndComparisons } from "../comparisons";
 
 /**
@@ -16,7 +17,8 @@ import { computeRunAndComparisons } from "../comparisons";
  * its own, so the lock goes with the process — a killed worker's connection closes and frees it at
  * once. In the embedded database, one process, the in-process runner knows its runs (inProcessRuns).
  */
-export const COMPUTE_RUN_QUEUE = "compute-eval-run";
+// The owner creates the schema and the queue at migration (lib/db/roles.ts): the app's role may not create tables.
+export const COMPUTE_RUN_QUEUE: (typeof JOB_QUEUES)[number] = "compute-eval-run";
 
 type Boss = import("pg-boss");
 const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>; __verdictInline?: Promise<void>; __verdictInlineRuns?: Set<number> };
@@ -89,7 +91,7 @@ export async function drainInlineJobs(): Promise<void> {
 export function startBoss(workFor: Database | null): Promise<Boss> {
   holder.__verdictBoss ??= (async () => {
     const PgBoss = (await import("pg-boss")).default as unknown as typeof import("pg-boss");
-    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "pgboss", max: 3 });
+    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: JOB_SCHEMA, max: 3 });
     boss.on("error", (error: unknown) => console.error("job queue:", error instanceof Error ? error.message : error));
     await boss.start();
     await boss.createQueue(COMPUTE_RUN_QUEUE);
