@@ -1,9 +1,14 @@
 /**
- * Offline check of an auditor bundle (GET /api/v1/decisions/:id/audit-bundle), with no database
- * and nothing of Verdict's code: canonical JSON and SHA-256 are re-implemented here on purpose,
- * so the check does not trust the application it audits. Run:
+ * Offline check of an auditor bundle (GET /api/v1/decisions/:id/audit-bundle) or of an exported
+ * PDF pack, with no database and nothing of Verdict's code: canonical JSON and SHA-256 are
+ * re-implemented here on purpose, so the check does not trust the application it audits. Run:
  *
  *   npx tsx scripts/verify-pack.ts verdict-audit-<decision>.json
+ *   npx tsx scripts/verify-pack.ts verdict-pack-<decision>.pdf
+ *
+ * A PDF: its signature's ByteRange must cover the whole file but the signature itself, the
+ * PKCS#7's message digest must be the SHA-256 of those bytes, and the signer's certificate must
+ * verify the signed attributes (verifyPdf). A changed byte anywhere breaks one of the three.
  *
  * It checks that (1) every pack revision's SHA-256 is the hash of its canonical JSON, and the
  * JSON is canonical; (2) every signature names the hash of the revision it is linked to (§11.70)
@@ -14,6 +19,7 @@
  * Exit code 0 when every check passes, 1 otherwise.
  */
 import { createHash } from "node:crypto";
+import forge from "node-forge";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -118,13 +124,79 @@ export function verifyBundle(bundle: Bundle): Report {
   return { ok: problems.length === 0, problems, notes };
 }
 
+/** The signature dictionary's ByteRange and Contents of the last signature in the file. */
+function lastSignature(pdf: Buffer): { range: number[]; contentsHex: string; contentsAt: number } | null {
+  const text = pdf.toString("latin1");
+  const at = text.lastIndexOf("/ByteRange");
+  if (at < 0) return null;
+  const range = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text.slice(at, at + 200));
+  if (!range) return null;
+  const numbers = range.slice(1, 5).map(Number);
+  const gapStart = numbers[1]!;
+  const contents = /^<([0-9A-Fa-f]*)>/.exec(text.slice(gapStart, numbers[2]));
+  return { range: numbers, contentsHex: contents?.[1] ?? "", contentsAt: gapStart };
+}
+
+export function verifyPdf(pdf: Buffer): Report {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const sig = lastSignature(pdf);
+  if (!sig) return { ok: false, problems: ["the PDF carries no signature (no /ByteRange)"], notes };
+  const [start, firstLength, secondStart, secondLength] = sig.range as [number, number, number, number];
+  // The signed bytes are everything but the signature's own hex string, up to the file's end.
+  if (start !== 0 || secondStart + secondLength !== pdf.length || secondStart <= firstLength) {
+    problems.push(`the signature covers bytes ${start}–${firstLength} and ${secondStart}–${secondStart + secondLength}, not the whole file of ${pdf.length} bytes (something was added or cut)`);
+  }
+  if (!sig.contentsHex || sig.contentsAt + sig.contentsHex.length + 2 !== secondStart) problems.push("the signature's byte range does not leave out exactly its /Contents");
+  if (problems.length) return { ok: false, problems, notes };
+  const signed = Buffer.concat([pdf.subarray(0, firstLength), pdf.subarray(secondStart, secondStart + secondLength)]);
+  try {
+    const der = Buffer.from(sig.contentsHex, "hex").toString("binary");
+    const asn1 = forge.asn1.fromDer(der, { parseAllBytes: false } as unknown as boolean);
+    // What follows the PKCS#7 in its placeholder must still be the zeros it was padded with.
+    const used = forge.asn1.toDer(asn1).length() * 2;
+    if (!/^0*$/.test(sig.contentsHex.slice(used))) problems.push("the signature's padding was changed after sealing");
+    const message = forge.pkcs7.messageFromAsn1(asn1) as unknown as { certificates: forge.pki.Certificate[]; rawCapture: { authenticatedAttributes?: forge.asn1.Asn1[]; signature: string; digestAlgorithm: string } };
+    const { authenticatedAttributes: attributes, signature } = message.rawCapture;
+    if (!attributes) throw new Error("the PKCS#7 has no signed attributes");
+    const digestAttribute = attributes.find((a) => forge.asn1.derToOid((a.value as forge.asn1.Asn1[])[0]!.value as string) === forge.pki.oids.messageDigest!);
+    const stated = digestAttribute ? Buffer.from(((digestAttribute.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!.value as string, "binary").toString("hex") : null;
+    const actual = createHash("sha256").update(signed).digest("hex");
+    if (stated !== actual) problems.push(`the PDF was changed after it was sealed: its bytes hash to ${actual}, the signature states ${stated ?? "no digest"}`);
+    // The signer signed the DER of the attributes as a SET.
+    const set = forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.SET, true, attributes);
+    const md = forge.md.sha256.create().update(forge.asn1.toDer(set).getBytes());
+    const cert = message.certificates[0];
+    if (!cert) problems.push("the signature carries no certificate");
+    else {
+      const valid = (cert.publicKey as forge.pki.rsa.PublicKey).verify(md.digest().bytes(), signature);
+      if (!valid) problems.push("the signature does not verify with the certificate it carries (the signed attributes were altered)");
+      const cn = (cert.subject.getField("CN") as { value?: string } | null)?.value ?? "unnamed";
+      const selfSigned = cert.subject.hash === cert.issuer.hash;
+      notes.push(`sealed by ${cn}${selfSigned ? " (a self-signed certificate: it shows tampering, not who the operator is)" : `, issued by ${(cert.issuer.getField("CN") as { value?: string } | null)?.value ?? "unnamed"}`}`);
+    }
+  } catch (error) {
+    problems.push(`the signature cannot be read: ${(error as Error).message}`);
+  }
+  return { ok: problems.length === 0, problems, notes };
+}
+
 function main() {
   const file = process.argv[2];
   if (!file) {
-    process.stderr.write("usage: tsx scripts/verify-pack.ts <auditor-bundle.json>\n");
+    process.stderr.write("usage: tsx scripts/verify-pack.ts <auditor-bundle.json | evidence-pack.pdf>\n");
     process.exit(2);
   }
-  const bundle = JSON.parse(readFileSync(file, "utf8")) as Bundle;
+  const raw = readFileSync(file);
+  if (raw.subarray(0, 5).toString("latin1") === "%PDF-") {
+    const report = verifyPdf(raw);
+    process.stdout.write(`PDF ${path.basename(file)}: ${raw.length} bytes\n`);
+    for (const n of report.notes) process.stdout.write(`  note: ${n}\n`);
+    for (const p of report.problems) process.stdout.write(`  PROBLEM: ${p}\n`);
+    process.stdout.write(report.ok ? "OK: the seal covers the whole file and matches it.\n" : `FAILED: ${report.problems.length} problem(s).\n`);
+    process.exit(report.ok ? 0 : 1);
+  }
+  const bundle = JSON.parse(raw.toString("utf8")) as Bundle;
   const report = verifyBundle(bundle);
   process.stdout.write(`Decision ${bundle.decision.id} (${bundle.decision.status}): ${bundle.revisions.length} revisions, ${bundle.signatures.length} signatures, ${bundle.audit.events.length} audit events, ${bundle.audit.links.length} chain links\n`);
   for (const n of report.notes) process.stdout.write(`  note: ${n}\n`);

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION: 422,
   RATE_LIMITED: 429,
+  /** A server-side setting is missing or broken (e.g. the PDF signing key): the message says which. */
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

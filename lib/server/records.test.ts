@@ -45,8 +45,8 @@ describe("records no one can erase", () => {
   it("the app's role owns no table and may not TRUNCATE, DELETE, UPDATE a record nor ALTER a trigger", async () => {
     const prisma = await db();
     const { signatureId, revisionId } = await signedDecision();
-    const [{ role }] = await prisma.$queryRaw<{ role: string }[]>`SELECT current_user AS role`;
-    expect(role).toBe("verdict_app");
+    const [me] = await prisma.$queryRaw<{ role: string }[]>`SELECT current_user AS role`;
+    expect(me?.role).toBe("verdict_app");
     const owned = await prisma.$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname IN ('public', 'pgboss') AND tableowner = current_user`;
     expect(owned).toEqual([]);
 

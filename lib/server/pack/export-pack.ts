@@ -5,6 +5,7 @@ import { canonicalJson } from "@/lib/canonical-json";
 import { packResults } from "@/lib/evidence/pack-results";
 import type { PackData } from "@/lib/evidence/pack-data";
 import { recordAudit, type RequestInfo } from "../audit";
+import { auditHeadWith, formatHead } from "../audit-verify";
 import { db } from "../db";
 import { forbiddenError } from "../errors";
 import { getPackSignoff } from "../evidence-pack";
@@ -23,7 +24,7 @@ export const EXPORT_FORMAT = "verdict.evidence-pack-export/1";
 export async function buildPackExport(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
-  const [{ otherRuns, ...data }, revisions] = await Promise.all([readPackModel(prisma, decisionId), getPackSignoff(actor, decisionId)]);
+  const [{ otherRuns, ...data }, revisions, head] = await Promise.all([readPackModel(prisma, decisionId), getPackSignoff(actor, decisionId), auditHeadWith(prisma)]);
   const content = { evidence: data, otherRuns, results: packResults(data) };
   const contentSha256 = createHash("sha256").update(canonicalJson(content), "utf8").digest("hex");
   const current = revisions.find((r) => r.supersededAt === null) ?? revisions[0] ?? null;
@@ -35,6 +36,9 @@ export async function buildPackExport(actor: Actor, decisionId: string) {
     contentSha256,
     packRevision: current ? { number: current.number, sha256: current.sha256, createdAt: current.createdAt } : null,
     packRevisions: revisions,
+    // The audit chain's head when exporting: `verdict audit verify --head <seq>:<hash>` later shows
+    // whether any event up to it was deleted or rewritten since.
+    auditChainHead: head ? { ...head, text: formatHead(head) } : null,
     ...content,
   };
 }

@@ -11,6 +11,7 @@ import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } fro
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import type { PackExport } from "./export-pack";
 import { PdfFonts } from "./pdf-fonts";
+import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 
 /**
  * The evidence pack as a PDF for the meeting. Page 1 is the verdict: the decision's state, the
@@ -224,7 +225,7 @@ export function packSummary(pack: PackExport): VerdictSummary {
 const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = { APPROVED: "#1b6e3a", REJECTED: "#a3162b", CHANGES_REQUESTED: "#8a5a00" };
 
 /** Page 1: the verdict, its state, and the hashes with what each covers. */
-function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary) {
+function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal: SealingKey) {
   const d = pack.evidence.decision;
   const money = (v: number | null) => (v === null ? "—" : formatMoney(v, d.currency));
   const current = pack.packRevision ? pack.packRevisions.find((r) => r.number === pack.packRevision!.number) : undefined;
@@ -295,7 +296,11 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary) {
     "Export content SHA-256 — this export's evidence and derived results (gates, funnel, total cost, ranks, significance) in canonical JSON, computed when exporting; it equals the contentSha256 of a JSON export of the same evidence, and is not what signatures bind to",
     pack.contentSha256,
   );
-  w.text(`Exported ${utcTime(pack.exportedAt)} by ${pack.exportedBy.name}.`, { size: 8, colour: "#555555" });
+  w.labelled(
+    "Audit chain head at export — the newest audit event's sequence number and hash: `npx verdict audit verify --head <this>` (or the audit page) later shows whether any event up to it was deleted or rewritten",
+    pack.auditChainHead?.text ?? "the audit trail was empty",
+  );
+  w.text(`Exported ${utcTime(pack.exportedAt)} by ${pack.exportedBy.name}. ${sealStatement(seal)}`, { size: 8, colour: "#555555" });
 }
 
 function signatureHeading(summary: VerdictSummary, quorum: number): string {
@@ -306,6 +311,8 @@ function signatureHeading(summary: VerdictSummary, quorum: number): string {
 }
 
 export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
+  // First: a signing key that cannot be read fails the export before any work.
+  const seal = sealingKey();
   const doc = await PDFDocument.create();
   const data = pack.evidence;
   const d = data.decision;
@@ -318,7 +325,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
   const pct = formatPercent(d.prevalence);
   const summary = packSummary(pack);
 
-  summaryPage(w, pack, summary);
+  summaryPage(w, pack, summary, seal);
 
   w.newPage();
   w.heading("Task parameters");
@@ -470,7 +477,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
     fonts.draw(page, fit(fonts, `Verdict evidence pack · ${d.title} · ${summary.heading}`, size, w.width - fonts.width(counter, size) - 12), { x: MARGIN, y: 30, size, color: GREY });
     fonts.draw(page, fit(fonts, footerRevision, 6.5, w.width), { x: MARGIN, y: 21, size: 6.5, color: GREY });
   });
-  return doc.save();
+  return saveSealed(doc, seal, d.title);
 }
 
 /** The text shortened with "…" to fit `width` (footers only: the body always wraps instead). */

@@ -1,5 +1,6 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
+import { auditHeadWith, formatHead } from "../audit-verify";
 import { GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
@@ -33,6 +34,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
       select: { id: true, actorId: true, actorRoles: true, action: true, entityType: true, entityId: true, decisionId: true, before: true, after: true, ip: true, userAgent: true, createdAt: true, prevHash: true, hash: true },
     });
     const firstId = events[0]?.id;
+    const head = await auditHeadWith(tx);
     const links = firstId === undefined ? [] : await tx.auditEvent.findMany({ where: { id: { gte: firstId } }, orderBy: { id: "asc" }, select: { id: true, prevHash: true, hash: true } });
     return {
       format: AUDITOR_BUNDLE_FORMAT,
@@ -45,6 +47,8 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
         hashRule: "hash = SHA-256(prevHash ‖ canonical JSON of {actorId, actorRoles, action, entityType, entityId, decisionId, before, after, ip, userAgent, createdAt})",
         events: events.map((e) => ({ ...e, id: e.id.toString(), createdAt: e.createdAt.toISOString() })),
         links: links.map((l) => ({ id: l.id.toString(), prevHash: l.prevHash, hash: l.hash })),
+        // The chain head (this export's own event): verify the live system against it later.
+        head: head ? { ...head, text: formatHead(head) } : null,
       },
     };
   });
