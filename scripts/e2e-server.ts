@@ -5,16 +5,19 @@
  * It refuses any database host but this machine: the specs write data.
  */
 import { spawn } from "node:child_process";
-import { recreateDatabase } from "../test/database.ts";
+import { appRoleUrl, recreateDatabase } from "../test/database.ts";
 import { run, nextBin, demoAuthSecret } from "./lib.ts";
 
 async function main() {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e";
   await recreateDatabase(url);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, VERDICT_DEMO: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+  // The app connects as a role that owns nothing; `url` (the owner) migrated and granted it.
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, VERDICT_DEMO: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
   if (process.env.E2E_SKIP_BUILD !== "1") await run(process.execPath, [nextBin(), "build"], env);
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
-  const child = spawn(process.execPath, [nextBin(), "start", "-p", process.env.E2E_PORT ?? "3210", "-H", "127.0.0.1"], { stdio: "inherit", env });
+  const appEnv = { ...env };
+  delete appEnv.DATABASE_MIGRATION_URL; // the owner's connection stays with the migration step
+  const child = spawn(process.execPath, [nextBin(), "start", "-p", process.env.E2E_PORT ?? "3210", "-H", "127.0.0.1"], { stdio: "inherit", env: appEnv });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }
