@@ -47,8 +47,8 @@ export const drillQuerySchema = z
   .refine((q) => !(q.after && q.before), { path: ["before"], message: "Give after or before, not both." });
 
 export type DrillQuery = z.infer<typeof drillQuerySchema>;
-/** The query as the URL carries it (strings), before validation. */
-export type DrillQueryInput = z.input<typeof drillQuerySchema>;
+/** The query as a URL or a command line carries it (strings), before validation. */
+export type DrillQueryInput = Record<string, string | undefined>;
 
 /** The drill-down page of a run with a filter: the links from the pack's cells, slices and operating points. */
 export function drillDownHref(decisionId: string, runId: number, filter: { cell?: CellFilter; threshold?: number; slice?: string; vs?: number; after?: string; before?: string } = {}): string {

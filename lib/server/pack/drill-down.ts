@@ -269,6 +269,7 @@ const CSV_BATCH = 2_000;
 
 /** Every item under the filter as spreadsheet-safe CSV, streamed batch by batch along the same keyset order. */
 export async function exportRunItemsCsv(actor: Actor, decisionId: string, runId: number, input: DrillQueryInput): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+  drillQuerySchema.parse(input); // every parameter checked, also those a download does not use
   const r = await resolve(actor, decisionId, runId, { ...input, after: undefined, before: undefined, limit: undefined, format: undefined });
   const encoder = new TextEncoder();
   let from: Position | null = null;
