@@ -72,7 +72,8 @@ const BOUND: Record<Cell, string> = { FN: "<", TP: ">=", FP: "<=", TN: ">" };
 
 const problem = (field: string, reason: string) => new AppError("VALIDATION", `${field}: ${reason}`, { issues: [{ field, reason }] });
 
-function encodeCursor(p: Position): string {
+/** The opaque cursor of a position (exported for the benchmark, which starts from a deep one). */
+export function encodeCursor(p: Position): string {
   return Buffer.from(JSON.stringify([p.cell, p.key, p.id])).toString("base64url");
 }
 
@@ -218,15 +219,18 @@ async function walk(database: Database, c: Context, from: Position | null, backw
   return out;
 }
 
+/** A page's items by primary key: the dataset item and the run's prediction of each (exported for the query-plan test). */
+export const DETAILS_SQL = `SELECT di."itemId", di.label, di.text, di.slice, p.score, p.predicted, COALESCE(p."parseFailure", false) AS "parseFailure", (p."itemId" IS NULL) AS missing
+   FROM "DatasetItem" di
+   LEFT JOIN "Prediction" p ON p."evalRunId" = $1 AND p."itemId" = di."itemId"
+  WHERE di."datasetVersionId" = $2 AND di."itemId" = ANY($3::text[])`;
+
 /** The page's items with their text, prediction and slice, in the page's order. */
 async function details(database: Database, c: Context, positions: readonly Position[]): Promise<DrillItem[]> {
   if (positions.length === 0) return [];
   const rows = await rawQuery<{ itemId: string; label: boolean; text: string | null; slice: string | null; score: number | null; predicted: boolean | null; parseFailure: boolean; missing: boolean }>(
     database,
-    `SELECT di."itemId", di.label, di.text, di.slice, p.score, p.predicted, COALESCE(p."parseFailure", false) AS "parseFailure", (p."itemId" IS NULL) AS missing
-       FROM "DatasetItem" di
-       LEFT JOIN "Prediction" p ON p."evalRunId" = $1 AND p."itemId" = di."itemId"
-      WHERE di."datasetVersionId" = $2 AND di."itemId" = ANY($3::text[])`,
+    DETAILS_SQL,
     [c.runId, c.datasetVersionId, positions.map((p) => p.id)],
   );
   const byId = new Map(rows.map((r) => [r.itemId, r]));
