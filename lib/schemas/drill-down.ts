@@ -51,12 +51,13 @@ export type DrillQuery = z.infer<typeof drillQuerySchema>;
 export type DrillQueryInput = Record<string, string | undefined>;
 
 /** The drill-down page of a run with a filter: the links from the pack's cells, slices and operating points. */
-export function drillDownHref(decisionId: string, runId: number, filter: { cell?: CellFilter; threshold?: number; slice?: string; vs?: number; after?: string; before?: string } = {}): string {
+export function drillDownHref(decisionId: string, runId: number, filter: { cell?: CellFilter; threshold?: number; slice?: string; vs?: number; limit?: number; after?: string; before?: string } = {}): string {
   const params = new URLSearchParams();
   if (filter.cell) params.set("cell", filter.cell);
   if (filter.threshold !== undefined) params.set("threshold", String(filter.threshold));
   if (filter.slice !== undefined) params.set("slice", filter.slice);
   if (filter.vs !== undefined) params.set("vs", String(filter.vs));
+  if (filter.limit !== undefined) params.set("limit", String(filter.limit));
   if (filter.after) params.set("after", filter.after);
   if (filter.before) params.set("before", filter.before);
   const query = params.toString();

@@ -137,6 +137,9 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
   await writeRunItemsOnce(database, run.id, run.datasetVersionId);
 
   const summary = {
+    decisionId: decision.id,
+    decisionTitle: decision.title,
+    positiveClass: decision.positiveClass,
     runId: run.id,
     candidateId: run.candidateId,
     candidate: name(run.candidateId),
