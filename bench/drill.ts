@@ -71,7 +71,10 @@ try {
     await prisma.evalRun.update({ where: { id: run.id }, data: { status: "DONE", progress: 1, itemCount: N, parseFailureCount: input.parseFailures, metrics: JSON.parse(JSON.stringify(metrics)), computedAt: new Date() } });
     console.log(`  run #${run.id}: RunItem rows written by writeRunItemsOnce in ${((built - started) / 1000).toFixed(1)} s; FN ${metrics.report.atThreshold.fn}, FP ${metrics.report.atThreshold.fp}, TP ${metrics.report.atThreshold.tp}, TN ${metrics.report.atThreshold.tn}`);
   }
-  await pool.query(`ANALYZE "RunItem"; ANALYZE "DatasetItem"; ANALYZE "Prediction"`);
+  // As autovacuum leaves a table some time after a bulk load: statistics, visibility map, hint bits.
+  await pool.query(`VACUUM (ANALYZE) "RunItem"`);
+  await pool.query(`VACUUM (ANALYZE) "DatasetItem"`);
+  await pool.query(`VACUUM (ANALYZE) "Prediction"`);
 
   const actor = (await actorByEmail(user.email))!;
   const [runA, runB] = [runs[0]!.id, runs[1]!.id];
@@ -101,6 +104,7 @@ try {
   for (const [name, query] of cases) {
     const times: number[] = [];
     let count = 0;
+    await listRunItems(actor, decision.id, runA, query); // warm-up: connections, plans, caches
     for (let i = 0; i < REPEAT; i++) {
       const started = performance.now();
       const page = await listRunItems(actor, decision.id, runA, query);
