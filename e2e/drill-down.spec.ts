@@ -39,7 +39,8 @@ test("from a confusion-matrix cell to its items: paged both ways, compared with 
 
   // Only the errors Atlas makes and Orca does not.
   await page.getByLabel("Cell").selectOption("errors");
-  await page.getByLabel("Only errors this candidate makes vs").selectOption({ label: /Orca-34B/ });
+  const vsSelect = page.getByLabel("Only errors this candidate makes vs");
+  await vsSelect.selectOption((await vsSelect.locator("option", { hasText: "Orca-34B" }).getAttribute("value"))!);
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/vs=\d+/);
   await expect(page.getByTestId("drill-summary")).toContainText("only the errors Atlas-70B-Instruct makes and Orca-34B does not");
