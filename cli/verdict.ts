@@ -10,6 +10,7 @@ const commands: Record<string, Command> = {
   import: { summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision", load: () => import("./commands/import") },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
+  items: { summary: "list an eval run's items behind a figure of the pack (a cell, slice or operating point; CSV)", load: () => import("./commands/items") },
   audit: { summary: "verify the audit trail's hash chain, signatures and revisions; print its head", load: () => import("./commands/audit") },
 };
 

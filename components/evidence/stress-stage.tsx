@@ -9,12 +9,16 @@ import { expandPr, expandRoc, type CompactCurve } from "@/lib/evidence/compact-c
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
+import Link from "next/link";
+import { drillDownHref } from "@/lib/schemas/drill-down";
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
 
 export interface StoredStress {
   candidateId: string;
+  /** The run that counts, whose items the figures link to (the drill-down). */
+  runId: number;
   positives: number;
   recall: number | null;
   recallInterval: [number, number] | null;
@@ -137,12 +141,15 @@ export function StressStage({
               return (
                 <tr key={c.candidate.id} data-candidate={c.candidate.name}>
                   <th scope="row"><span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}</th>
-                  <td className="num">{isStored ? c.threshold : (f.storedThreshold ?? "+∞")}</td>
+                  <td className="num">
+                    {isStored ? c.threshold : (f.storedThreshold ?? "+∞")}
+                    <small className="block"><Link href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: isStored || threshold === null ? undefined : (f.storedThreshold ?? threshold) })}>errors at this t</Link></small>
+                  </td>
                   <td className="num">{formatNumber(recall)}{isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}</td>
                   <td className={meets ? "pass" : "fail"}>{meets ? "✓ met" : "✗ missed"}{lowerMeets === false && meets && <small className="block warn">interval reaches below</small>}</td>
                   <td className="num">{formatNumber(precision)}{decision.precisionFloor !== null && precision !== null && precision < decision.precisionFloor && <small className="block fail">below floor {decision.precisionFloor}</small>}</td>
                   <td className="num">{formatMoney(cost, decision.currency, 1)}</td>
-                  <td className="num">{optimum ? `${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}` : "—"}</td>
+                  <td className="num">{optimum ? <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}<small className="block"><Link href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}>errors at this t</Link></small></> : "—"}</td>
                 </tr>
               );
             })}
@@ -156,7 +163,7 @@ export function StressStage({
       </div>
 
       <h3>Recall per slice of positives (at each stored operating threshold)</h3>
-      <SliceTable candidates={candidates} stored={stored} recallFloor={decision.recallFloor} />
+      <SliceTable decisionId={decisionId} candidates={candidates} stored={stored} recallFloor={decision.recallFloor} />
       {stored.some((s) => s.warnings.length > 0) && (
         <div className="message-warn" role="note" data-testid="too-few-positives">
           {stored.flatMap((s) => s.warnings.map((w) => <p key={`${s.candidateId}-${w}`}><strong>{candidates.find((c) => c.candidate.id === s.candidateId)?.candidate.name}:</strong> {w}</p>))}
@@ -166,7 +173,7 @@ export function StressStage({
   );
 }
 
-function SliceTable({ candidates, stored, recallFloor }: { candidates: StressCandidate[]; stored: StoredStress[]; recallFloor: number }) {
+function SliceTable({ decisionId, candidates, stored, recallFloor }: { decisionId: string; candidates: StressCandidate[]; stored: StoredStress[]; recallFloor: number }) {
   const slices = [...new Set(stored.flatMap((s) => s.slices?.map((x) => x.slice) ?? []))].sort();
   if (slices.length === 0) return <p className="muted">The dataset has no slice column.</p>;
   return (
@@ -184,12 +191,13 @@ function SliceTable({ candidates, stored, recallFloor }: { candidates: StressCan
             <tr key={slice}>
               <th scope="row">{slice}</th>
               {candidates.map((c) => {
-                const x = stored.find((s) => s.candidateId === c.candidate.id)?.slices?.find((y) => y.slice === slice);
-                if (!x) return <td key={c.candidate.id} className="num muted">—</td>;
+                const run = stored.find((s) => s.candidateId === c.candidate.id);
+                const x = run?.slices?.find((y) => y.slice === slice);
+                if (!run || !x) return <td key={c.candidate.id} className="num muted">—</td>;
                 return (
                   <td key={c.candidate.id} className={`num ${x.recall < recallFloor ? "fail" : ""}`}>
                     {x.tooFewPositives ? "! " : ""}{formatNumber(x.recall)}
-                    <small className="block muted">{formatInterval(x.interval)} · {x.detected}/{x.positives}</small>
+                    <small className="block muted">{formatInterval(x.interval)} · <Link href={drillDownHref(decisionId, run.runId, { cell: "FN", slice })} aria-label={`${c.candidate.name}, slice ${slice}: the ${x.positives - x.detected} positives missed`}>{x.detected}/{x.positives}</Link></small>
                   </td>
                 );
               })}

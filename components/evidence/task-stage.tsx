@@ -2,9 +2,11 @@ import type { XyChartModel } from "@/lib/charts/xy";
 import type { PackCandidate, PackRun } from "@/lib/evidence/pack-data";
 import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
+import Link from "next/link";
+import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
 
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
-export function TaskStage({ candidates, runs, prChart, reliability }: { candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
+export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
   const datasets = [...new Map(runs.filter((r) => r.dataset).map((r) => [`${r.dataset!.name}@${r.dataset!.version}`, r.dataset!])).values()];
   return (
     <div>
@@ -66,8 +68,13 @@ export function TaskStage({ candidates, runs, prChart, reliability }: { candidat
       <h3>Confusion matrices at each operating threshold</h3>
       <div className="confusion-grid">
         {candidates.map((c) => {
-          const a = runs.find((r) => r.candidateId === c.id)?.metrics?.report.atThreshold;
-          if (!a) return null;
+          const run = runs.find((r) => r.candidateId === c.id);
+          const a = run?.metrics?.report.atThreshold;
+          if (!run || !a) return null;
+          // Each count links to the items behind it (the drill-down).
+          const cell = (name: Cell, count: number) => (
+            <td className="num"><Link href={drillDownHref(decisionId, run.runId, { cell: name })} aria-label={`${c.name}: the ${count.toLocaleString("en-US")} items in ${name}`}>{name} {count.toLocaleString("en-US")}</Link></td>
+          );
           return (
             <table key={c.id} className="confusion">
               <caption>{c.name} (t = {a.threshold})</caption>
@@ -75,8 +82,8 @@ export function TaskStage({ candidates, runs, prChart, reliability }: { candidat
                 <tr><td /><th scope="col">Predicted positive</th><th scope="col">Predicted negative</th></tr>
               </thead>
               <tbody>
-                <tr><th scope="row">Actual positive</th><td className="num">TP {a.tp.toLocaleString("en-US")}</td><td className="num">FN {a.fn.toLocaleString("en-US")}</td></tr>
-                <tr><th scope="row">Actual negative</th><td className="num">FP {a.fp.toLocaleString("en-US")}</td><td className="num">TN {a.tn.toLocaleString("en-US")}</td></tr>
+                <tr><th scope="row">Actual positive</th>{cell("TP", a.tp)}{cell("FN", a.fn)}</tr>
+                <tr><th scope="row">Actual negative</th>{cell("FP", a.fp)}{cell("TN", a.tn)}</tr>
               </tbody>
             </table>
           );

@@ -1,12 +1,13 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import { buildRunInput, type JoinedRow, type StoredRunMetrics } from "@/lib/evidence/run-input";
+import { buildRunInput, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { summarize } from "@/lib/metrics";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
 import { recordAudit } from "./audit";
 import { withRunLock } from "./jobs/run-lock";
+import { JOINED_ITEMS_SQL, writeRunItemsOnce, type ItemRow } from "./pack/run-items";
 
 /** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
 export const BOOTSTRAP_SEED = 20_261_202;
@@ -49,16 +50,7 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
   await prisma.evalRun.update({ where: { id: runId }, data: { status: "RUNNING", progress: 0 } });
   const run = await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
   try {
-    const rows = await rawQuery<JoinedRow>(
-      database,
-      `SELECT di.label, p.score, p.predicted, COALESCE(p."parseFailure", false) AS "parseFailure",
-              (p."itemId" IS NULL) AS missing, di.slice
-         FROM "DatasetItem" di
-         LEFT JOIN "Prediction" p ON p."evalRunId" = $1 AND p."itemId" = di."itemId"
-        WHERE di."datasetVersionId" = $2
-        ORDER BY di."itemId"`,
-      [runId, run.datasetVersionId],
-    );
+    const rows = await rawQuery<ItemRow>(database, JOINED_ITEMS_SQL, [runId, run.datasetVersionId]);
     const [unknown] = await rawQuery<{ count: string | number }>(
       database,
       `SELECT count(*) AS count FROM "Prediction" p
@@ -67,6 +59,8 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
       [runId, run.datasetVersionId],
     );
     const input = buildRunInput(rows);
+    // The drill-down's rows come from this same input, so its cells list what the metrics count.
+    await writeRunItemsOnce(database, runId, run.datasetVersionId, { rows, input });
     const metrics: StoredRunMetrics = {
       ...summarize(input.labels, input.scores, {
         threshold: run.candidate.operatingThreshold ?? run.decision.operatingThreshold,

@@ -30,7 +30,7 @@ export async function TaskSection({ actor, decisionId }: Props) {
   const styles = candidateStyles(candidates.map((c) => c.id));
   return (
     <>
-      <TaskStage candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />
+      <TaskStage decisionId={decisionId} candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />
       <OtherRuns runs={other} candidates={candidates} />
     </>
   );
@@ -56,6 +56,7 @@ export async function StressSection({ actor, decisionId }: Props) {
     if (!m) return [];
     return [{
       candidateId: r.candidateId,
+      runId: r.runId,
       positives: m.positives,
       recall: m.report.atThreshold.recall,
       recallInterval: m.recallInterval ? [m.recallInterval[0], m.recallInterval[1]] : null,
