@@ -6,9 +6,15 @@ import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
 
 const STAGE_NAME = { 3: "Stage 3 · Task-specific accuracy", 4: "Stage 4 · Class-balance stress test", 5: "Stage 5 · Operational benchmark" } as const;
 
-/** The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance. */
-export function AcrossStagesView({ decision, candidates, across }: { decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages }) {
+/**
+ * The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance.
+ * `storedSignificance` is given while a what-if is shown: the paired comparisons are computed over
+ * the items at the stored parameters, so they are shown as stored, and say so.
+ */
+export function AcrossStagesView({ decision, candidates, across, storedSignificance = null }: { decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages; storedSignificance?: AcrossStages | null }) {
   const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
+  const sig = storedSignificance ?? across;
+  const apDropped = storedSignificance !== null && across.ranks.rankings.some((r) => r.key === "ap-at-prevalence" && r.ranking.size === 0);
   const gateKeys = [...new Map(across.gates.flatMap((g) => g.gates.map((x) => [x.key, x.label] as const))).entries()];
   return (
     <div>
@@ -104,6 +110,7 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
           </tbody>
         </table>
       </div>
+      {apDropped && <p className="muted">AP at π needs every item: at a what-if prevalence it is not recomputed (—).</p>}
       <p>Kendall&apos;s τ: {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}</p>
       {across.ranks.reversals.length > 0 ? (
         <ul data-testid="rank-reversals" className="reversals">
@@ -112,15 +119,16 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
       ) : <p className="muted">No rank reversals: no leaderboard leader loses first place on the task evidence, and no leaderboard order disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).</p>}
 
       <h3>Is the difference significant on this data?</h3>
-      {across.bestCandidateId && across.significance.length > 0 ? (
+      {storedSignificance && <p className="figures-shown" data-figures="stored"><span className="figures-tag">Stored figures</span> The paired comparisons are computed over the items at the stored π and thresholds; the what-if does not change them.</p>}
+      {sig.bestCandidateId && sig.significance.length > 0 ? (
         <div className="table-scroll">
           <table data-testid="significance">
-            <caption>{name(across.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
+            <caption>{name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
             <thead>
-              <tr><th scope="col">Against</th><th scope="col" className="num">Δ expected cost per 1,000 at π</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(across.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">What it means for this decision</th></tr>
+              <tr><th scope="col">Against</th><th scope="col" className="num">Δ expected cost per 1,000 at π</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(sig.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">What it means for this decision</th></tr>
             </thead>
             <tbody>
-              {across.significance.map((s) => (
+              {sig.significance.map((s) => (
                 <tr key={s.candidateBId}>
                   <th scope="row">{name(s.candidateBId)}</th>
                   <td className="num">{s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, decision.currency)}</td>

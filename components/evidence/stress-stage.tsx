@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useMemo, useState } from "react";
+import { useActionState, useMemo } from "react";
 import type { TaskParameters } from "@/lib/evidence/pack-data";
 import type { ActionState } from "@/lib/action-state";
 import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type StressCandidate, type StressSettings } from "@/lib/charts/stress-charts";
@@ -9,6 +9,7 @@ import { expandPr, expandRoc, type CompactCurve } from "@/lib/evidence/compact-c
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
+import { useWhatIf } from "./what-if-context";
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
@@ -49,10 +50,10 @@ export function StressStage({
     () => compact.map((c) => ({ ...c, roc: c.roc && expandRoc(c.roc, c.positives, c.negatives), pr: c.pr && expandPr(c.pr, c.positives) })),
     [compact],
   );
-  const [threshold, setThreshold] = useState<number | null>(null);
-  const [prevalence, setPrevalence] = useState(decision.prevalence);
+  // The page's what-if (components/evidence/what-if-context.tsx): the verdict and the gates follow it too.
+  const { at, setThreshold, setPrevalence, reset, isStored } = useWhatIf(decision);
+  const { threshold, prevalence } = at;
   const [state, formAction, pending] = useActionState(saveAction ?? (async () => null), null);
-  const isStored = threshold === null && prevalence === decision.prevalence;
   const settings: StressSettings = { threshold, prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency };
   const charts = useMemo(
     () => ({ pr: stressPrChart(candidates, settings), cost: stressCostChart(candidates, settings), pvp: stressPrecisionVsPrevalenceChart(candidates, settings) }),
@@ -89,7 +90,7 @@ export function StressStage({
               <input type="number" min={0.0001} max={0.9999} step={0.001} value={prevalence} onChange={(e) => { const v = Number(e.target.value); if (v > 0 && v < 1) setPrevalence(v); }} aria-label="Prevalence π" />
             </span>
           </label>
-          <button type="button" className="secondary" disabled={isStored} onClick={() => { setThreshold(null); setPrevalence(decision.prevalence); }}>
+          <button type="button" className="secondary" disabled={isStored} onClick={reset}>
             Back to the stored values (t = {decision.operatingThreshold}, π = {formatPercent(decision.prevalence)})
           </button>
         </div>
