@@ -3,6 +3,7 @@ import type { AcrossStages } from "@/lib/evidence/evidence-pack";
 import { significanceReading } from "@/lib/evidence/significance";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const STAGE_NAME = { 3: "Stage 3 · Task-specific accuracy", 4: "Stage 4 · Class-balance stress test", 5: "Stage 5 · Operational benchmark" } as const;
 
@@ -38,7 +39,7 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
         </li>
       </ol>
 
-      <div className="table-scroll">
+      <TableScroll label="Gate table">
         <table data-testid="gate-table">
           <caption>Gate table (missing evidence fails a gate)</caption>
           <thead>
@@ -67,10 +68,10 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h3>Total cost per 1,000 items</h3>
-      <div className="table-scroll">
+      <TableScroll label="Total cost per 1,000 items">
         <table data-testid="total-cost">
           <caption>Expected error cost at π (stage 4) + serving cost at the SLO concurrency (stage 5), one request per item, in {decision.currency}</caption>
           <thead>
@@ -87,11 +88,11 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {across.bestCandidateId && <p>★ {name(across.bestCandidateId)}: the lowest total cost {across.funnel.some((f) => f.fellAt === null) ? "among the candidates passing every gate" : "at π (no candidate passes every gate)"}. The committee decides; this is the evidence.</p>}
 
       <h3>Rank comparison</h3>
-      <div className="table-scroll">
+      <TableScroll label="Rank comparison">
         <table data-testid="rank-comparison">
           <caption>Ranks by stage: shortlisting (public suites) beside the verdict&apos;s evidence (your data at your π and costs)</caption>
           <thead>
@@ -109,7 +110,7 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {apDropped && <p className="muted">AP at π needs every item: at a what-if prevalence it is not recomputed (—).</p>}
       <p>Kendall&apos;s τ: {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}</p>
       {across.ranks.reversals.length > 0 ? (
@@ -121,7 +122,7 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
       <h3>Is the difference significant on this data?</h3>
       {storedSignificance && <p className="figures-shown" data-figures="stored"><span className="figures-tag">Stored figures</span> The paired comparisons are computed over the items at the stored π and thresholds; the what-if does not change them.</p>}
       {sig.bestCandidateId && sig.significance.length > 0 ? (
-        <div className="table-scroll">
+        <TableScroll label="Significance">
           <table data-testid="significance">
             <caption>{name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
             <thead>
@@ -142,7 +143,7 @@ export function AcrossStagesView({ decision, candidates, across, storedSignifica
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : <p className="muted">No paired comparisons computed yet (they are computed with the eval runs).</p>}
     </div>
   );

@@ -10,6 +10,7 @@ import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
 import { useWhatIf } from "./what-if-context";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
@@ -109,7 +110,7 @@ export function StressStage({
       )}
       <FormMessage state={state} />
 
-      <div className="table-scroll">
+      <TableScroll label="Figures at π">
         <table data-testid="stress-figures">
           <caption>At π = {pct}{isStored ? " (stored values)" : " (what if)"}: recall is unchanged by π; precision and cost are re-weighted</caption>
           <thead>
@@ -149,7 +150,7 @@ export function StressStage({
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <div className="chart-grid">
         <XyChart model={charts.pr} />
         <XyChart model={charts.cost} />
@@ -171,7 +172,7 @@ function SliceTable({ candidates, stored, recallFloor }: { candidates: StressCan
   const slices = [...new Set(stored.flatMap((s) => s.slices?.map((x) => x.slice) ?? []))].sort();
   if (slices.length === 0) return <p className="muted">The dataset has no slice column.</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label="Recall per slice">
       <table data-testid="slice-recall">
         <caption>Recall per slice with its Wilson 95% interval; ! marks too few positives for a defensible recall (fewer than 30, or half-width above 0.05)</caption>
         <thead>
@@ -198,6 +199,6 @@ function SliceTable({ candidates, stored, recallFloor }: { candidates: StressCan
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -2,6 +2,7 @@ import type { XyChartModel } from "@/lib/charts/xy";
 import type { PackCandidate, PackRun } from "@/lib/evidence/pack-data";
 import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
 export function TaskStage({ candidates, runs, prChart, reliability }: { candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
@@ -16,7 +17,7 @@ export function TaskStage({ candidates, runs, prChart, reliability }: { candidat
           </span>
         ))}
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Figures on the labelled sample">
         <table data-testid="task-figures">
           <caption>Figures on the labelled sample (95% intervals: stratified bootstrap for AP and ROC-AUC, Wilson for precision and recall)</caption>
           <thead>
@@ -54,7 +55,7 @@ export function TaskStage({ candidates, runs, prChart, reliability }: { candidat
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {runs.some((r) => r.metrics?.input.scoreKind === "hard-labels") && (
         <p className="warn" role="note">Some candidates gave hard labels only: their PR &quot;curve&quot; is the single operating point plus the end points, and ranking metrics need scores (e.g. log-probabilities).</p>
       )}
