@@ -30,6 +30,8 @@ export async function expectSignOutReachable(page: Page) {
 
 /** Each chart fits its card, and its operating points are drawn inside the chart. */
 export async function expectChartsFit(page: Page) {
+  // Charts are drawn in the browser once their container is measured.
+  await expect(page.locator("figure.chart .chart-canvas .recharts-wrapper > svg")).toHaveCount(await page.locator("figure.chart").count());
   const charts = await page.locator("figure.chart").evaluateAll((figures) =>
     figures.map((f) => {
       const box = f.getBoundingClientRect();

@@ -10,10 +10,12 @@ const fmt = (digits = 3) => (v: number) => (Number.isFinite(v) ? (Math.abs(v) >=
 /**
  * Renders a prepared chart model (lib/charts). The chart is an image with the model's
  * description as its accessible name; the same data is one click away as a table. It takes its
- * container's width (server-rendered at `width`, then measured), so a phone sees the whole chart,
- * operating points included.
+ * container's width, so a phone sees the whole chart, operating points included. The chart itself
+ * is drawn in the browser only (the container has no width on the server, so recharts renders
+ * nothing there): the server sends the prepared series and a box of the chart's height, and
+ * spends no time rendering SVG for nine charts per request (issue 12).
  */
-export function XyChart({ model, width = 560, height = 340 }: { model: XyChartModel; width?: number; height?: number }) {
+export function XyChart({ model, height = 340 }: { model: XyChartModel; height?: number }) {
   const xFormat = fmt(model.x.digits);
   const yFormat = fmt(model.y.digits);
   const log = model.x.scale === "log";
@@ -21,7 +23,7 @@ export function XyChart({ model, width = 560, height = 340 }: { model: XyChartMo
     <figure className="chart" data-chart={model.id} aria-labelledby={`${model.id}-title`}>
       <figcaption id={`${model.id}-title`} className="chart-title">{model.title}</figcaption>
       <div role="img" aria-label={model.description} className="chart-canvas">
-        <ResponsiveContainer width="100%" height={height} minWidth={0} initialDimension={{ width, height }}>
+        <ResponsiveContainer width="100%" height={height} minWidth={0}>
           <LineChart margin={{ top: 10, right: 16, bottom: 36, left: 20 }} accessibilityLayer>
             <CartesianGrid stroke="#e3e3e0" />
             <XAxis
