@@ -2,6 +2,7 @@
 import { memo, useActionState, useCallback, useMemo, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { FormMessage } from "@/components/ui/form-feedback";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 export interface UnshortlistedModel {
   name: string;
@@ -66,15 +67,17 @@ export function ShortlistForm({ decisionId, models, action }: { decisionId: stri
           Find a model <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="part of its name" />
         </label>
       )}
-      <table className="shortlist-table">
-        <caption>{models.length} model{models.length === 1 ? "" : "s"} in the imported leaderboards, not shortlisted</caption>
-        <thead>
-          <tr><th scope="col">Shortlist</th><th scope="col">Model (as the file names it)</th><th scope="col">Scores</th><th scope="col">Candidate name</th><th scope="col">Provider</th></tr>
-        </thead>
-        <tbody>
-          {visible.map((m) => <ModelRow key={m.name} model={m} row={rows[m.name]!} update={update} />)}
-        </tbody>
-      </table>
+      <TableScroll label="Models to shortlist">
+        <table className="shortlist-table">
+          <caption>{models.length} model{models.length === 1 ? "" : "s"} in the imported leaderboards, not shortlisted</caption>
+          <thead>
+            <tr><th scope="col">Shortlist</th><th scope="col">Model (as the file names it)</th><th scope="col">Scores</th><th scope="col">Candidate name</th><th scope="col">Provider</th></tr>
+          </thead>
+          <tbody>
+            {visible.map((m) => <ModelRow key={m.name} model={m} row={rows[m.name]!} update={update} />)}
+          </tbody>
+        </table>
+      </TableScroll>
       <p className="muted">
         {ticked.length === 0 ? "Nothing ticked yet." : `Will shortlist ${ticked.length} candidate${ticked.length === 1 ? "" : "s"}: ${ticked.map((c) => `${c.name} (${c.models.length} name${c.models.length === 1 ? "" : "s"})`).join(", ")}.`}
       </p>

@@ -1,12 +1,13 @@
 import { STAGES } from "@/lib/evidence/stages";
 import type { StageHeadlines } from "@/lib/evidence/stage-summary";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const OWNS_CLASS = { no: "badge-no", partial: "badge-partial", yes: "badge-yes" } as const;
 
 /** The SPEC §3 table, one row per stage, with a headline figure per candidate from stored evidence. */
 export function StageTable({ candidates, headlines }: { candidates: { id: string; name: string; provider: string }[]; headlines: StageHeadlines }) {
   return (
-    <div style={{ overflowX: "auto" }}>
+    <TableScroll label="Evidence per stage and candidate">
       <table className="stage-table">
         <caption>Evidence per stage and candidate</caption>
         <thead>
@@ -54,6 +55,6 @@ export function StageTable({ candidates, headlines }: { candidates: { id: string
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -3,12 +3,19 @@ import type { AcrossStages } from "@/lib/evidence/evidence-pack";
 import { significanceReading } from "@/lib/evidence/significance";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const STAGE_NAME = { 3: "Stage 3 · Task-specific accuracy", 4: "Stage 4 · Class-balance stress test", 5: "Stage 5 · Operational benchmark" } as const;
 
-/** The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance. */
-export function AcrossStagesView({ decision, candidates, across }: { decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages }) {
+/**
+ * The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance.
+ * `storedSignificance` is given while a what-if is shown: the paired comparisons are computed over
+ * the items at the stored parameters, so they are shown as stored, and say so.
+ */
+export function AcrossStagesView({ decision, candidates, across, storedSignificance = null }: { decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages; storedSignificance?: AcrossStages | null }) {
   const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
+  const sig = storedSignificance ?? across;
+  const apDropped = storedSignificance !== null && across.ranks.rankings.some((r) => r.key === "ap-at-prevalence" && r.ranking.size === 0);
   const gateKeys = [...new Map(across.gates.flatMap((g) => g.gates.map((x) => [x.key, x.label] as const))).entries()];
   return (
     <div>
@@ -32,7 +39,7 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
         </li>
       </ol>
 
-      <div className="table-scroll">
+      <TableScroll label="Gate table">
         <table data-testid="gate-table">
           <caption>Gate table (missing evidence fails a gate)</caption>
           <thead>
@@ -61,10 +68,10 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h3>Total cost per 1,000 items</h3>
-      <div className="table-scroll">
+      <TableScroll label="Total cost per 1,000 items">
         <table data-testid="total-cost">
           <caption>Expected error cost at π (stage 4) + serving cost at the SLO concurrency (stage 5), one request per item, in {decision.currency}</caption>
           <thead>
@@ -81,11 +88,11 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {across.bestCandidateId && <p>★ {name(across.bestCandidateId)}: the lowest total cost {across.funnel.some((f) => f.fellAt === null) ? "among the candidates passing every gate" : "at π (no candidate passes every gate)"}. The committee decides; this is the evidence.</p>}
 
       <h3>Rank comparison</h3>
-      <div className="table-scroll">
+      <TableScroll label="Rank comparison">
         <table data-testid="rank-comparison">
           <caption>Ranks by stage: shortlisting (public suites) beside the verdict&apos;s evidence (your data at your π and costs)</caption>
           <thead>
@@ -103,7 +110,8 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
+      {apDropped && <p className="muted">AP at π needs every item: at a what-if prevalence it is not recomputed (—).</p>}
       <p>Kendall&apos;s τ: {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}</p>
       {across.ranks.reversals.length > 0 ? (
         <ul data-testid="rank-reversals" className="reversals">
@@ -112,15 +120,16 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
       ) : <p className="muted">No rank reversals: no leaderboard leader loses first place on the task evidence, and no leaderboard order disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).</p>}
 
       <h3>Is the difference significant on this data?</h3>
-      {across.bestCandidateId && across.significance.length > 0 ? (
-        <div className="table-scroll">
+      {storedSignificance && <p className="figures-shown" data-figures="stored"><span className="figures-tag">Stored figures</span> The paired comparisons are computed over the items at the stored π and thresholds; the what-if does not change them.</p>}
+      {sig.bestCandidateId && sig.significance.length > 0 ? (
+        <TableScroll label="Significance">
           <table data-testid="significance">
-            <caption>{name(across.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
+            <caption>{name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds</caption>
             <thead>
-              <tr><th scope="col">Against</th><th scope="col" className="num">Δ expected cost per 1,000 at π</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(across.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">What it means for this decision</th></tr>
+              <tr><th scope="col">Against</th><th scope="col" className="num">Δ expected cost per 1,000 at π</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">ΔAP</th><th scope="col" className="num">95% interval</th><th scope="col" className="num">Only {name(sig.bestCandidateId)} right / only other right</th><th scope="col" className="num">McNemar p</th><th scope="col">What it means for this decision</th></tr>
             </thead>
             <tbody>
-              {across.significance.map((s) => (
+              {sig.significance.map((s) => (
                 <tr key={s.candidateBId}>
                   <th scope="row">{name(s.candidateBId)}</th>
                   <td className="num">{s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, decision.currency)}</td>
@@ -134,7 +143,7 @@ export function AcrossStagesView({ decision, candidates, across }: { decision: P
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : <p className="muted">No paired comparisons computed yet (they are computed with the eval runs).</p>}
     </div>
   );

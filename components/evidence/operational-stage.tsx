@@ -3,6 +3,7 @@ import type { PackCandidate, PackDecision, PackServing } from "@/lib/evidence/pa
 import { checkSlos, costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "@/lib/evidence/serving";
 import { formatMoney, formatMs, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const P = ["p50", "p90", "p95", "p99"] as const;
 
@@ -10,7 +11,7 @@ const P = ["p50", "p90", "p95", "p99"] as const;
 export function OperationalStage({ decision, candidates, serving, charts }: { decision: PackDecision; candidates: PackCandidate[]; serving: PackServing[]; charts: XyChartModel[] }) {
   return (
     <div>
-      <div className="table-scroll">
+      <TableScroll label="SLO checks per candidate">
         <table data-testid="slo-table">
           <caption>
             SLOs at concurrency {decision.sloThroughputConcurrency ?? "(highest measured)"}: p95 E2E ≤ {decision.sloP95E2eMs ?? "—"} ms, p95 TTFT ≤ {decision.sloP95TtftMs ?? "—"} ms,
@@ -49,13 +50,13 @@ export function OperationalStage({ decision, candidates, serving, charts }: { de
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <div className="chart-grid">
         {charts.map((m) => <XyChart key={m.id} model={m} />)}
       </div>
       <details className="serving-detail">
         <summary>Every load level (percentiles in ms)</summary>
-        <div className="table-scroll">
+        <TableScroll label="Serving benchmarks per candidate and concurrency">
           <table>
             <caption>Serving benchmarks per candidate and concurrency</caption>
             <thead>
@@ -82,7 +83,7 @@ export function OperationalStage({ decision, candidates, serving, charts }: { de
               )))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </details>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { PackCandidate, PackResemblance, PackScore } from "@/lib/evidence/pack-data";
 import { scoreTables } from "@/lib/evidence/score-tables";
 import { formatInterval, formatNumber } from "@/lib/format";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const ANSWER = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
 const ANSWER_CLASS = { MATCH: "pass", PARTIAL: "warn", MISMATCH: "fail" } as const;
@@ -25,7 +26,7 @@ export function ScoresStage({ candidates, scores, resemblances, stage }: { candi
         return (
           <div key={suite} className="suite">
             {tables.filter((t) => t.suite === suite).map((table) => (
-              <div key={table.label} className="table-scroll">
+              <TableScroll key={table.label} label={`${table.suite} scores`}>
                 <table>
                   <caption>{table.suite} <span className="muted">— {table.metric}, {table.higherIsBetter ? "higher" : "lower"} is better</span></caption>
                   <thead>
@@ -59,7 +60,7 @@ export function ScoresStage({ candidates, scores, resemblances, stage }: { candi
                     })}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             ))}
             <div className="resemblance">
               <strong>Does {suite} resemble this task?</strong>{" "}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useMemo, useState } from "react";
+import { useActionState, useMemo } from "react";
 import type { TaskParameters } from "@/lib/evidence/pack-data";
 import type { ActionState } from "@/lib/action-state";
 import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type StressCandidate, type StressSettings } from "@/lib/charts/stress-charts";
@@ -11,6 +11,8 @@ import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
 import Link from "next/link";
 import { drillDownHref } from "@/lib/schemas/drill-down";
+import { useWhatIf } from "./what-if-context";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
@@ -53,10 +55,10 @@ export function StressStage({
     () => compact.map((c) => ({ ...c, roc: c.roc && expandRoc(c.roc, c.positives, c.negatives), pr: c.pr && expandPr(c.pr, c.positives) })),
     [compact],
   );
-  const [threshold, setThreshold] = useState<number | null>(null);
-  const [prevalence, setPrevalence] = useState(decision.prevalence);
+  // The page's what-if (components/evidence/what-if-context.tsx): the verdict and the gates follow it too.
+  const { at, setThreshold, setPrevalence, reset, isStored } = useWhatIf(decision);
+  const { threshold, prevalence } = at;
   const [state, formAction, pending] = useActionState(saveAction ?? (async () => null), null);
-  const isStored = threshold === null && prevalence === decision.prevalence;
   const settings: StressSettings = { threshold, prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency };
   const charts = useMemo(
     () => ({ pr: stressPrChart(candidates, settings), cost: stressCostChart(candidates, settings), pvp: stressPrecisionVsPrevalenceChart(candidates, settings) }),
@@ -93,7 +95,7 @@ export function StressStage({
               <input type="number" min={0.0001} max={0.9999} step={0.001} value={prevalence} onChange={(e) => { const v = Number(e.target.value); if (v > 0 && v < 1) setPrevalence(v); }} aria-label="Prevalence π" />
             </span>
           </label>
-          <button type="button" className="secondary" disabled={isStored} onClick={() => { setThreshold(null); setPrevalence(decision.prevalence); }}>
+          <button type="button" className="secondary" disabled={isStored} onClick={reset}>
             Back to the stored values (t = {decision.operatingThreshold}, π = {formatPercent(decision.prevalence)})
           </button>
         </div>
@@ -112,7 +114,7 @@ export function StressStage({
       )}
       <FormMessage state={state} />
 
-      <div className="table-scroll">
+      <TableScroll label="Figures at π">
         <table data-testid="stress-figures">
           <caption>At π = {pct}{isStored ? " (stored values)" : " (what if)"}: recall is unchanged by π; precision and cost are re-weighted</caption>
           <thead>
@@ -155,7 +157,7 @@ export function StressStage({
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <div className="chart-grid">
         <XyChart model={charts.pr} />
         <XyChart model={charts.cost} />
@@ -177,7 +179,7 @@ function SliceTable({ decisionId, candidates, stored, recallFloor }: { decisionI
   const slices = [...new Set(stored.flatMap((s) => s.slices?.map((x) => x.slice) ?? []))].sort();
   if (slices.length === 0) return <p className="muted">The dataset has no slice column.</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label="Recall per slice">
       <table data-testid="slice-recall">
         <caption>Recall per slice with its Wilson 95% interval; ! marks too few positives for a defensible recall (fewer than 30, or half-width above 0.05)</caption>
         <thead>
@@ -205,6 +207,6 @@ function SliceTable({ decisionId, candidates, stored, recallFloor }: { decisionI
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

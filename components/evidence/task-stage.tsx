@@ -4,6 +4,7 @@ import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
 export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
@@ -18,7 +19,7 @@ export function TaskStage({ decisionId, candidates, runs, prChart, reliability }
           </span>
         ))}
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Figures on the labelled sample">
         <table data-testid="task-figures">
           <caption>Figures on the labelled sample (95% intervals: stratified bootstrap for AP and ROC-AUC, Wilson for precision and recall)</caption>
           <thead>
@@ -56,7 +57,7 @@ export function TaskStage({ decisionId, candidates, runs, prChart, reliability }
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {runs.some((r) => r.metrics?.input.scoreKind === "hard-labels") && (
         <p className="warn" role="note">Some candidates gave hard labels only: their PR &quot;curve&quot; is the single operating point plus the end points, and ranking metrics need scores (e.g. log-probabilities).</p>
       )}

@@ -6,11 +6,12 @@ import { formatMoney } from "@/lib/format";
  * outcome in one line and why the leaderboard leader is not the recommendation — the same summary
  * as the PDF's first page (lib/evidence/verdict-summary.ts).
  */
-export function VerdictBand({ summary, currency }: { summary: VerdictSummary; currency: string }) {
+export function VerdictBand({ summary, currency, shown }: { summary: VerdictSummary; currency: string; shown?: React.ReactNode }) {
   const money = (v: number | null) => (v === null ? "—" : formatMoney(v, currency));
   return (
     <section className={`verdict-band card verdict-${summary.status.toLowerCase()}`} aria-labelledby="verdict-heading" data-testid="verdict-band">
       <h2 id="verdict-heading">{summary.heading}</h2>
+      {shown}
       {summary.approved && (
         <p>
           Approved on revision {summary.approved.revision} by {summary.approved.signers.join(", ")}.

@@ -1,4 +1,5 @@
 import { HASH, utc, type DiffView, type RevisionView } from "./types";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const show = (v: unknown) => {
   if (v === undefined) return "";
@@ -8,25 +9,27 @@ const show = (v: unknown) => {
 
 export function RevisionDiff({ diff }: { diff: DiffView }) {
   return (
-    <table className="diff">
-      <caption>
-        Changes to {diff.toNumber === "now" ? "the evidence as it is now (not yet frozen)" : `revision ${diff.toNumber}`}: {diff.total} {diff.total === 1 ? "difference" : "differences"}
-        {diff.total > diff.entries.length && `, first ${diff.entries.length} shown`}
-      </caption>
-      <thead>
-        <tr><th scope="col">Path</th><th scope="col">Change</th><th scope="col">Before</th><th scope="col">After</th></tr>
-      </thead>
-      <tbody>
-        {diff.entries.map((e) => (
-          <tr key={`${e.path}-${e.kind}`}>
-            <td><code>{e.path}</code></td>
-            <td>{e.kind}</td>
-            <td><code>{show(e.before)}</code></td>
-            <td><code>{show(e.after)}</code></td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <TableScroll label="Changes between revisions">
+      <table className="diff">
+        <caption>
+          Changes to {diff.toNumber === "now" ? "the evidence as it is now (not yet frozen)" : `revision ${diff.toNumber}`}: {diff.total} {diff.total === 1 ? "difference" : "differences"}
+          {diff.total > diff.entries.length && `, first ${diff.entries.length} shown`}
+        </caption>
+        <thead>
+          <tr><th scope="col">Path</th><th scope="col">Change</th><th scope="col">Before</th><th scope="col">After</th></tr>
+        </thead>
+        <tbody>
+          {diff.entries.map((e) => (
+            <tr key={`${e.path}-${e.kind}`}>
+              <td><code>{e.path}</code></td>
+              <td>{e.kind}</td>
+              <td><code>{show(e.before)}</code></td>
+              <td><code>{show(e.after)}</code></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 

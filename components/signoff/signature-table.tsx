@@ -1,48 +1,51 @@
 import { HASH, MEANING_LABEL, utc, type SignatureView } from "./types";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Signatures in the §11.50 form: printed name, date and time (UTC), meaning, candidate, reason, revision hash. */
 export function SignatureTable({ signatures }: { signatures: SignatureView[] }) {
   if (signatures.length === 0) return <p className="muted">No signatures yet.</p>;
   return (
-    <table className="signatures">
-      <caption>Electronic signatures (21 CFR Part 11 §11.50)</caption>
-      <thead>
-        <tr>
-          <th scope="col">Printed name</th>
-          <th scope="col">Date and time (UTC)</th>
-          <th scope="col">Meaning</th>
-          <th scope="col">Candidate</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Pack revision</th>
-          <th scope="col">Validity</th>
-        </tr>
-      </thead>
-      <tbody>
-        {signatures.map((s) => (
-          <tr key={s.id} className={s.superseded ? "superseded" : undefined} data-testid="signature-row" style={s.superseded ? { textDecoration: "line-through", opacity: 0.75 } : undefined}>
-            <td>
-              <strong>{s.printedName}</strong>
-              <small className="muted" style={{ display: "block" }}>user id {s.signerId}</small>
-            </td>
-            <td className="figure">{utc(s.signedAt)}</td>
-            <td>{MEANING_LABEL[s.meaning]}</td>
-            <td>{s.candidate?.name ?? "—"}</td>
-            <td>
-              {s.reason}
-              {s.waiver && (
-                <p className="waiver" style={{ margin: "6px 0 0", padding: "4px 8px", background: "var(--warn-bg)", color: "var(--warn)" }}>
-                  <strong>Waiver:</strong> {s.waiver}
-                </p>
-              )}
-            </td>
-            <td>
-              revision {s.revisionNumber ?? "?"}
-              <code className="hash" title={s.revisionSha256} style={HASH}>{s.revisionSha256}</code>
-            </td>
-            <td>{s.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}</td>
+    <TableScroll label="Signatures">
+      <table className="signatures">
+        <caption>Electronic signatures (21 CFR Part 11 §11.50)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Printed name</th>
+            <th scope="col">Date and time (UTC)</th>
+            <th scope="col">Meaning</th>
+            <th scope="col">Candidate</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Pack revision</th>
+            <th scope="col">Validity</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {signatures.map((s) => (
+            <tr key={s.id} className={s.superseded ? "superseded" : undefined} data-testid="signature-row" style={s.superseded ? { textDecoration: "line-through", opacity: 0.75 } : undefined}>
+              <td>
+                <strong>{s.printedName}</strong>
+                <small className="muted" style={{ display: "block" }}>user id {s.signerId}</small>
+              </td>
+              <td className="figure">{utc(s.signedAt)}</td>
+              <td>{MEANING_LABEL[s.meaning]}</td>
+              <td>{s.candidate?.name ?? "—"}</td>
+              <td>
+                {s.reason}
+                {s.waiver && (
+                  <p className="waiver" style={{ margin: "6px 0 0", padding: "4px 8px", background: "var(--warn-bg)", color: "var(--warn)" }}>
+                    <strong>Waiver:</strong> {s.waiver}
+                  </p>
+                )}
+              </td>
+              <td>
+                revision {s.revisionNumber ?? "?"}
+                <code className="hash" title={s.revisionSha256} style={HASH}>{s.revisionSha256}</code>
+              </td>
+              <td>{s.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

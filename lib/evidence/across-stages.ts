@@ -1,6 +1,6 @@
 import { formatPercent } from "@/lib/format";
 import { candidateGates, failedGates, type Gate } from "./gates";
-import type { PackData } from "./pack-data";
+import type { PackFigures } from "./pack-data";
 import { costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "./serving";
 import { kendallTau, rankBy, rankReversals, type NamedRanking, type Reversal } from "./ranks";
 import { scoreTables } from "./score-tables";
@@ -18,7 +18,7 @@ export interface CandidateGates {
   passes: boolean;
 }
 
-export function gateTable(data: PackData): CandidateGates[] {
+export function gateTable(data: PackFigures): CandidateGates[] {
   const d = data.decision;
   return data.candidates.map((c) => {
     const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
@@ -37,7 +37,7 @@ export interface FunnelEntry {
 }
 
 /** At which stage each rejected candidate fell and why: its first failing stage's failing gates. */
-export function eliminationFunnel(data: PackData, gates: CandidateGates[] = gateTable(data)): FunnelEntry[] {
+export function eliminationFunnel(data: PackFigures, gates: CandidateGates[] = gateTable(data)): FunnelEntry[] {
   return data.candidates.map((c) => {
     const g = gates.find((x) => x.candidateId === c.id)!;
     const failing = g.gates.filter((x) => x.pass !== true);
@@ -55,7 +55,7 @@ export interface TotalCost {
   totalPer1k: number | null;
 }
 
-export function totalCosts(data: PackData): TotalCost[] {
+export function totalCosts(data: PackFigures): TotalCost[] {
   return data.candidates.map((c) => {
     const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
     const errorCostPer1k = run?.report.reweighted?.expectedCostPer1k ?? null;
@@ -67,7 +67,7 @@ export function totalCosts(data: PackData): TotalCost[] {
 
 /** The suite of a stage most candidates have a score on (the headline suite). */
 /** Every stage 1–2 table (suite and metric) that ranks at least two candidates, the stage's headline first. */
-function shortlistingRankings(data: PackData): NamedRanking[] {
+function shortlistingRankings(data: PackFigures): NamedRanking[] {
   return (["LEADERBOARD", "PREFERENCE"] as const).flatMap((stage) =>
     scoreTables(data.scores, stage)
       .filter((t) => t.scores.size >= 2)
@@ -83,7 +83,7 @@ export interface RankComparison {
   reversals: Reversal[];
 }
 
-export function rankComparison(data: PackData): RankComparison {
+export function rankComparison(data: PackFigures): RankComparison {
   const pct = formatPercent(data.decision.prevalence, 0);
   const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
   const shortlisting = shortlistingRankings(data);
@@ -103,7 +103,7 @@ export function rankComparison(data: PackData): RankComparison {
 }
 
 /** The highest concurrency meeting every latency and cost SLO, per candidate. */
-export function sloHeadroom(data: PackData) {
+export function sloHeadroom(data: PackFigures) {
   return data.candidates.map((c) => {
     const row = highestPassingConcurrency(data.decision, c, data.serving.filter((s) => s.candidateId === c.id));
     return { candidateId: c.id, concurrency: row?.concurrency ?? null, costPer1k: row ? costPer1kRequests(c, row) : null };

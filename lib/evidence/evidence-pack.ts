@@ -1,9 +1,9 @@
 import { eliminationFunnel, gateTable, rankComparison, sloHeadroom, totalCosts } from "./across-stages";
-import type { PackData } from "./pack-data";
+import type { PackFigures } from "./pack-data";
 import { bestCandidateId, comparisonsAgainst } from "./significance";
 
 /** Every across-stages result of the pack, derived once from its data (page, PDF and JSON agree). */
-export function acrossStages(data: PackData) {
+export function acrossStages(data: PackFigures) {
   const gates = gateTable(data);
   const funnel = eliminationFunnel(data, gates);
   const totals = totalCosts(data);

@@ -1,5 +1,5 @@
 import { formatMoney, formatNumber } from "@/lib/format";
-import type { StoredRunMetrics } from "./run-input";
+import type { RunFigures } from "./pack-data";
 import { checkSlos, rowAtSloConcurrency, type Pricing, type ServingRow, type SloCheck, type Slos } from "./serving";
 
 /**
@@ -26,7 +26,7 @@ export interface Gate {
   detail: string;
 }
 
-export function candidateGates(task: GateTask, pricing: Pricing, run: StoredRunMetrics | null, rows: readonly ServingRow[]): Gate[] {
+export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures | null, rows: readonly ServingRow[]): Gate[] {
   const currency = task.currency ?? "";
   const gates: Gate[] = [];
   gates.push({ key: "stage3-evidence", label: "Task accuracy evidence (stage 3)", stage: 3, pass: run !== null, detail: run ? `${run.report.n.toLocaleString("en-US")} items` : "no computed eval run" });

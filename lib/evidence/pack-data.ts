@@ -122,6 +122,25 @@ export interface OtherRun {
   reason: "another dataset version" | "superseded by a newer run" | `not finished (${string})`;
 }
 
+/**
+ * The figures of a run that the pack's derivation (gates, funnel, total cost, ranks) reads. A
+ * stored run's metrics have them; so does a what-if at another threshold or π
+ * (lib/evidence/what-if-pack.ts), so the server and the browser derive through the same code.
+ */
+export interface RunFigures {
+  report: {
+    n: number;
+    atThreshold: { recall: number | null };
+    reweighted?: { averagePrecision: number | null; precision: number | null; expectedCostPer1k?: number | null };
+  };
+  recallInterval: readonly [number, number] | null;
+}
+
+/** What `packResults()` derives from: the pack's data, each run reduced to its figures. */
+export interface PackFigures extends Omit<PackData, "runs" | "resemblances"> {
+  runs: { candidateId: string; metrics: RunFigures | null }[];
+}
+
 export interface PackData {
   decision: PackDecision;
   candidates: PackCandidate[];

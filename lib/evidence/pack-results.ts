@@ -1,5 +1,5 @@
 import { acrossStages } from "./evidence-pack";
-import type { PackData } from "./pack-data";
+import type { PackFigures } from "./pack-data";
 
 /**
  * Everything the pack derives from its evidence, in plain JSON (no Maps): gates, funnel, total
@@ -7,7 +7,7 @@ import type { PackData } from "./pack-data";
  * differences. The one derivation behind the page's summaries, the API, both exports and the
  * frozen revision, so all of them state the same results.
  */
-export function packResults(data: PackData) {
+export function packResults(data: PackFigures) {
   const across = acrossStages(data);
   return {
     gates: across.gates,

@@ -1,5 +1,5 @@
 import type { FunnelEntry, TotalCost } from "./across-stages";
-import type { PackComparison, PackData } from "./pack-data";
+import type { PackComparison, PackFigures } from "./pack-data";
 
 /**
  * "Where two candidates are close, the pack says whether the difference is significant on this
@@ -7,7 +7,7 @@ import type { PackComparison, PackData } from "./pack-data";
  * those passing every gate — or, when none passes, the lowest expected error cost at π. Its
  * stored paired comparisons are turned so that A is always the best candidate.
  */
-export function bestCandidateId(data: PackData, funnel: readonly FunnelEntry[], totals: readonly TotalCost[]): string | null {
+export function bestCandidateId(data: Pick<PackFigures, "candidates">, funnel: readonly FunnelEntry[], totals: readonly TotalCost[]): string | null {
   const survivors = new Set(funnel.filter((f) => f.fellAt === null).map((f) => f.candidateId));
   const pick = (ids: string[], value: (t: TotalCost) => number | null) =>
     totals.filter((t) => ids.includes(t.candidateId) && value(t) !== null).sort((a, b) => value(a)! - value(b)!)[0]?.candidateId ?? null;

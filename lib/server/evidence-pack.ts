@@ -6,32 +6,39 @@ import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
+import { cachedPart, evidenceState } from "./pack/pack-cache";
 import type { Actor } from "./session";
 
 /**
  * The page's reads of the pack's read model (lib/server/pack/read-model.ts), one per stage so each
  * streamed section waits only for its own evidence. Each is cached per request (React cache) and
+ * across requests while the decision's evidence state is unchanged (./pack/pack-cache.ts), and
  * reads stored results only: the size of a read does not grow with the number of items.
  */
 function check(actor: Actor) {
   if (!can(actor, "decision.read")) throw forbiddenError();
 }
 
-const decisionAndCandidates = cache(async (decisionId: string) => readDecisionCore(await db(), decisionId));
+/** The decision's evidence state, once per request: the key of every cached part below. */
+const stateOf = cache(async (decisionId: string) => evidenceState(await db(), decisionId));
+const part = <T>(name: string, read: (decisionId: string) => Promise<T>) =>
+  cache(async (decisionId: string) => cachedPart(decisionId, await stateOf(decisionId), name, () => read(decisionId)));
+
+const decisionAndCandidates = part("core", async (decisionId) => readDecisionCore(await db(), decisionId));
 
 export async function getPackDecision(actor: Actor, decisionId: string) {
   check(actor);
   return decisionAndCandidates(decisionId);
 }
 
-const scoresOf = cache(async (decisionId: string) => readScores(await db(), decisionId));
+const scoresOf = part("scores", async (decisionId) => readScores(await db(), decisionId));
 
 export async function getPackScores(actor: Actor, decisionId: string) {
   check(actor);
   return scoresOf(decisionId);
 }
 
-const runsOf = cache(async (decisionId: string) => {
+const runsOf = part("runs", async (decisionId) => {
   const { decision } = await decisionAndCandidates(decisionId);
   return readRuns(await db(), decisionId, decision.evaluationDatasetVersionId);
 });
@@ -48,14 +55,14 @@ export async function getOtherRuns(actor: Actor, decisionId: string): Promise<Ot
   return (await runsOf(decisionId)).otherRuns;
 }
 
-const servingOf = cache(async (decisionId: string) => readServing(await db(), decisionId));
+const servingOf = part("serving", async (decisionId) => readServing(await db(), decisionId));
 
 export async function getPackServing(actor: Actor, decisionId: string) {
   check(actor);
   return servingOf(decisionId);
 }
 
-const comparisonsOf = cache(async (decisionId: string) => {
+const comparisonsOf = part("comparisons", async (decisionId) => {
   const { runs } = await runsOf(decisionId);
   return readComparisons(await db(), decisionId, new Set(runs.map((r) => r.runId)));
 });

@@ -6,9 +6,9 @@ import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/evidence/stages";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { countComputingRuns, getPackData, getPackDecision, getPackSignoff } from "@/lib/server/evidence-pack";
-import { packResults } from "@/lib/evidence/pack-results";
-import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
-import { VerdictBand } from "@/components/evidence/verdict-band";
+import { whatIfPack } from "@/lib/evidence/what-if-pack";
+import { WhatIfVerdict } from "@/components/evidence/what-if-views";
+import { WhatIfBar, WhatIfProvider } from "@/components/evidence/what-if-context";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission, type Actor } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
@@ -21,10 +21,13 @@ import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSe
 
 export const metadata: Metadata = { title: "Evidence pack" };
 
-/** The verdict band: the read model's results and the signatures, summarised as the PDF's first page is. */
+/**
+ * The verdict band: the read model's results and the signatures, summarised as the PDF's first
+ * page is — derived in the browser from the compact pack, so the what-if moves it too.
+ */
 async function Verdict({ actor, decisionId }: { actor: Actor; decisionId: string }) {
   const [data, revisions] = await Promise.all([getPackData(actor, decisionId), getPackSignoff(actor, decisionId)]);
-  return <VerdictBand summary={verdictSummaryOf(data, packResults(data), revisions)} currency={data.decision.currency} />;
+  return <WhatIfVerdict pack={whatIfPack(data)} revisions={revisions} />;
 }
 
 async function Overview({ actor, decisionId }: { actor: Actor; decisionId: string }) {
@@ -51,61 +54,64 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   } as const;
 
   return (
-    <article aria-labelledby="decision-title" className="pack">
-      <p className="muted">
-        Evidence pack · <StatusBadge status={decision.status} />
-      </p>
-      <h1 id="decision-title">{decision.title}</h1>
-      {decision.description && <p>{decision.description}</p>}
-      <Suspense fallback={<StageSkeleton label="the verdict" />}>
-        <Verdict actor={actor} decisionId={id} />
-      </Suspense>
-      {decision.archivedAt && <p className="message-error" role="note">This decision is archived: it is kept with its evidence and signatures, and is read-only.</p>}
-      {computing > 0 && (
-        <p className="message-warn" role="status" data-recomputing>
-          Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for the current parameters. Figures below may be missing or stale until then, and the decision cannot be submitted. Reload to see them.
+    <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
+      <article aria-labelledby="decision-title" className="pack">
+        <p className="muted">
+          Evidence pack · <StatusBadge status={decision.status} />
         </p>
-      )}
-      <nav aria-label="Decision" className="pack-actions no-print">
-        <Link href={`${base}/evidence`}>Evidence uploads</Link>
-        <Link href={`${base}/review`}>Review &amp; sign-off</Link>
-        {can(actor, "decision.edit") && <Link href={`${base}/edit`}>Edit the decision</Link>}
-        <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/pdf`} download>Export PDF</a>
-        <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/json`} download>Export JSON</a>
-      </nav>
-      <nav aria-label="Stages" className="pack-toc no-print">
-        <ol>
-          {STAGES.map((s) => <li key={s.key}><a href={`#stage-${s.key}`}>{s.number}. {s.name}</a></li>)}
-          <li><a href="#across-stages">Across stages</a></li>
-        </ol>
-      </nav>
-      <section className="card" aria-labelledby="parameters-heading">
-        <h2 id="parameters-heading">Task parameters</h2>
-        <DecisionParameters decision={decision} />
-      </section>
-      <section aria-labelledby="stages-heading">
-        <h2 id="stages-heading">The five-stage benchmark-to-eval handoff</h2>
-        <p className="muted">Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.</p>
-        <Suspense fallback={<StageSkeleton label="the stage summary" />}>
-          <Overview actor={actor} decisionId={id} />
+        <h1 id="decision-title">{decision.title}</h1>
+        {decision.description && <p>{decision.description}</p>}
+        <Suspense fallback={<StageSkeleton label="the verdict" />}>
+          <Verdict actor={actor} decisionId={id} />
         </Suspense>
-      </section>
-      <section className="card" aria-labelledby="candidates-heading">
-        <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
-        <CandidateList candidates={candidates} />
-      </section>
-      {STAGES.map((stage) => (
-        <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
-          <StageHeader stageKey={stage.key} />
-          <Suspense fallback={<StageSkeleton label={stage.name} />}>{sections[stage.key]}</Suspense>
+        {decision.archivedAt && <p className="message-error" role="note">This decision is archived: it is kept with its evidence and signatures, and is read-only.</p>}
+        {computing > 0 && (
+          <p className="message-warn" role="status" data-recomputing>
+            Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for the current parameters. Figures below may be missing or stale until then, and the decision cannot be submitted. Reload to see them.
+          </p>
+        )}
+        <nav aria-label="Decision" className="pack-actions no-print">
+          <Link href={`${base}/evidence`}>Evidence uploads</Link>
+          <Link href={`${base}/review`}>Review &amp; sign-off</Link>
+          {can(actor, "decision.edit") && <Link href={`${base}/edit`}>Edit the decision</Link>}
+          <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/pdf`} download>Export PDF</a>
+          <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/json`} download>Export JSON</a>
+        </nav>
+        <nav aria-label="Stages" className="pack-toc no-print">
+          <ol>
+            {STAGES.map((s) => <li key={s.key}><a href={`#stage-${s.key}`}>{s.number}. {s.name}</a></li>)}
+            <li><a href="#across-stages">Across stages</a></li>
+          </ol>
+        </nav>
+        <section className="card" aria-labelledby="parameters-heading">
+          <h2 id="parameters-heading">Task parameters</h2>
+          <DecisionParameters decision={decision} />
         </section>
-      ))}
-      <section className="stage card" aria-labelledby="across-stages">
-        <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
-        <Suspense fallback={<StageSkeleton label="the across-stages summary" />}>
-          <AcrossSection actor={actor} decisionId={id} />
-        </Suspense>
-      </section>
-    </article>
+        <section aria-labelledby="stages-heading">
+          <h2 id="stages-heading">The five-stage benchmark-to-eval handoff</h2>
+          <p className="muted">Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.</p>
+          <Suspense fallback={<StageSkeleton label="the stage summary" />}>
+            <Overview actor={actor} decisionId={id} />
+          </Suspense>
+        </section>
+        <section className="card" aria-labelledby="candidates-heading">
+          <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
+          <CandidateList candidates={candidates} />
+        </section>
+        {STAGES.map((stage) => (
+          <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
+            <StageHeader stageKey={stage.key} />
+            <Suspense fallback={<StageSkeleton label={stage.name} />}>{sections[stage.key]}</Suspense>
+          </section>
+        ))}
+        <section className="stage card" aria-labelledby="across-stages">
+          <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
+          <Suspense fallback={<StageSkeleton label="the across-stages summary" />}>
+            <AcrossSection actor={actor} decisionId={id} />
+          </Suspense>
+        </section>
+        <WhatIfBar />
+      </article>
+    </WhatIfProvider>
   );
 }

@@ -2,7 +2,7 @@ import { can } from "@/lib/auth/permissions";
 import { isEditable } from "@/lib/decisions/editable";
 import { candidateStyles } from "@/lib/charts/palette";
 import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
-import { acrossStages } from "@/lib/evidence/evidence-pack";
+import { whatIfPack } from "@/lib/evidence/what-if-pack";
 import { compactPr, compactRoc } from "@/lib/evidence/compact-curves";
 import { getOtherRuns, getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
 import { OtherRuns } from "@/components/evidence/other-runs";
@@ -11,7 +11,7 @@ import { ScoresStage } from "@/components/evidence/scores-stage";
 import { TaskStage } from "@/components/evidence/task-stage";
 import { StressStage, type CompactStressCandidate, type StoredStress } from "@/components/evidence/stress-stage";
 import { OperationalStage } from "@/components/evidence/operational-stage";
-import { AcrossStagesView } from "@/components/evidence/across-stages";
+import { WhatIfAcross } from "@/components/evidence/what-if-views";
 import { saveWhatIfAction } from "./actions";
 
 /**
@@ -93,5 +93,5 @@ export async function OperationalSection({ actor, decisionId }: Props) {
 
 export async function AcrossSection({ actor, decisionId }: Props) {
   const data = await getPackData(actor, decisionId);
-  return <AcrossStagesView decision={data.decision} candidates={data.candidates} across={acrossStages(data)} />;
+  return <WhatIfAcross pack={whatIfPack(data)} />;
 }

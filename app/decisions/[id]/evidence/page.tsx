@@ -10,6 +10,7 @@ import { formatBytes } from "@/components/uploads/format";
 import { formatDateTime } from "@/components/settings/format";
 import { frozenReason } from "@/lib/decisions/editable";
 import { datasetVersionLabel } from "@/lib/decisions/labels";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 export const metadata: Metadata = { title: "Evidence uploads" };
 
@@ -75,47 +76,51 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
       )}
       <section className="card" aria-labelledby="runs">
         <h2 id="runs">Eval runs</h2>
-        <table>
-          <caption>{overview.evalRuns.length} run(s), newest first</caption>
-          <thead>
-            <tr><th scope="col">Run</th><th scope="col">Candidate</th><th scope="col">Dataset</th><th scope="col">Status</th><th scope="col">Items</th><th scope="col">Missing</th></tr>
-          </thead>
-          <tbody>
-            {overview.evalRuns.map((r) => (
-              <tr key={r.id}>
-                <td>#{r.id}</td>
-                <td>{r.candidate.name}</td>
-                <td>{r.datasetVersion.dataset.name} v{r.datasetVersion.version}{r.datasetVersion.id !== overview.evaluationDatasetVersionId && <span className="muted"> (another version: not in the pack)</span>}</td>
-                <td>{r.status.toLowerCase()}{r.status === "RUNNING" && ` (${Math.round(r.progress * 100)}%)`}</td>
-                <td className="figure">{r.itemCount.toLocaleString("en-US")}</td>
-                <td className="figure">{r.missingCount.toLocaleString("en-US")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Eval runs">
+          <table>
+            <caption>{overview.evalRuns.length} run(s), newest first</caption>
+            <thead>
+              <tr><th scope="col">Run</th><th scope="col">Candidate</th><th scope="col">Dataset</th><th scope="col">Status</th><th scope="col">Items</th><th scope="col">Missing</th></tr>
+            </thead>
+            <tbody>
+              {overview.evalRuns.map((r) => (
+                <tr key={r.id}>
+                  <td>#{r.id}</td>
+                  <td>{r.candidate.name}</td>
+                  <td>{r.datasetVersion.dataset.name} v{r.datasetVersion.version}{r.datasetVersion.id !== overview.evaluationDatasetVersionId && <span className="muted"> (another version: not in the pack)</span>}</td>
+                  <td>{r.status.toLowerCase()}{r.status === "RUNNING" && ` (${Math.round(r.progress * 100)}%)`}</td>
+                  <td className="figure">{r.itemCount.toLocaleString("en-US")}</td>
+                  <td className="figure">{r.missingCount.toLocaleString("en-US")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
       <section className="card" aria-labelledby="imports">
         <h2 id="imports">Imports</h2>
-        <table>
-          <caption>The last {overview.imports.length} import(s)</caption>
-          <thead>
-            <tr><th scope="col">When (UTC)</th><th scope="col">Kind</th><th scope="col">File</th><th scope="col">Format</th><th scope="col">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th><th scope="col">By</th></tr>
-          </thead>
-          <tbody>
-            {overview.imports.map((i) => (
-              <tr key={i.id}>
-                <td>{formatDateTime(i.createdAt)}</td>
-                <td>{i.kind.toLowerCase()}</td>
-                <td>{i.fileName}</td>
-                <td>{i.format}{i.producerVersion && <span className="muted"> {i.producerVersion}</span>}</td>
-                <td className="figure">{i.rowCount.toLocaleString("en-US")}</td>
-                <td className="figure">{formatBytes(i.sizeBytes)}</td>
-                <td><code title={i.sha256}>{i.sha256.slice(0, 12)}…</code></td>
-                <td>{i.importedBy.name}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Imports">
+          <table>
+            <caption>The last {overview.imports.length} import(s)</caption>
+            <thead>
+              <tr><th scope="col">When (UTC)</th><th scope="col">Kind</th><th scope="col">File</th><th scope="col">Format</th><th scope="col">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th><th scope="col">By</th></tr>
+            </thead>
+            <tbody>
+              {overview.imports.map((i) => (
+                <tr key={i.id}>
+                  <td>{formatDateTime(i.createdAt)}</td>
+                  <td>{i.kind.toLowerCase()}</td>
+                  <td>{i.fileName}</td>
+                  <td>{i.format}{i.producerVersion && <span className="muted"> {i.producerVersion}</span>}</td>
+                  <td className="figure">{i.rowCount.toLocaleString("en-US")}</td>
+                  <td className="figure">{formatBytes(i.sizeBytes)}</td>
+                  <td><code title={i.sha256}>{i.sha256.slice(0, 12)}…</code></td>
+                  <td>{i.importedBy.name}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
     </>
   );

@@ -1,0 +1,133 @@
+import { wilsonInterval } from "@/lib/metrics/intervals";
+import { acrossStages } from "./evidence-pack";
+import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
+import type { PackData, PackFigures, RunFigures } from "./pack-data";
+import { packResults } from "./pack-results";
+import { expectedCostPer1k, precisionAtPrevalence, whatIfAt } from "./what-if";
+
+/**
+ * "What if" for the whole pack (issue 10 item 4): the committee's threshold and prevalence
+ * controls move the gates, the funnel, the total cost and the verdict, in the browser, through the
+ * same `acrossStages()` / `packResults()` the server, the exports and the frozen revision use —
+ * only the runs' figures are replaced. A `WhatIfPack` is the pack's data with each run reduced to
+ * its stored figures, its confusion counts at its operating threshold and its stored ROC points as
+ * counts: small enough to send to the page, exact at every stored point.
+ *
+ * At the stored parameters the stored figures are used unchanged, so the what-if derivation then
+ * equals the stored results exactly. Otherwise, per SPEC §4 at threshold t and prevalence π:
+ *   recall = TP/P (unchanged by π), its Wilson 95% interval from (TP, P),
+ *   precision_π = π·TPR / (π·TPR + (1−π)·FPR),
+ *   expected cost per 1,000 = 1000·(π·(1−TPR)·C_FN + (1−π)·FPR·C_FP),
+ * with (TP, FP) the run's stored counts when t is each candidate's own threshold, else the stored
+ * ROC point for t (`pointAtThreshold`: the lowest stored threshold ≥ t, as stage 4 shows it).
+ * AP at π needs every item: it is kept when π is the stored one (AP does not depend on t) and is
+ * undefined (null) at another π, never a figure from the downsampled points.
+ */
+export interface WhatIfRun {
+  candidateId: string;
+  /** The stored figures, at the decision's π and the run's operating threshold. */
+  stored: RunFigures;
+  positives: number;
+  negatives: number;
+  /** The run's operating threshold and its confusion counts there (from every item). */
+  threshold: number;
+  tp: number;
+  fp: number;
+  /** The stored (downsampled) ROC points as counts. */
+  roc: CompactCurve | null;
+}
+
+export interface WhatIfPack extends Omit<PackFigures, "runs"> {
+  runs: WhatIfRun[];
+}
+
+/** null threshold: each candidate at its own stored operating threshold. */
+export interface WhatIfParameters {
+  threshold: number | null;
+  prevalence: number;
+}
+
+/** The pack's data reduced to what the what-if needs (server side, once per page). */
+export function whatIfPack(data: PackData): WhatIfPack {
+  const { decision, candidates, scores, serving, comparisons } = data;
+  const runs = data.runs.flatMap((r): WhatIfRun[] => {
+    const m = r.metrics;
+    if (!m) return [];
+    const { reweighted } = m.report;
+    const stored: RunFigures = {
+      report: {
+        n: m.report.n,
+        atThreshold: { recall: m.report.atThreshold.recall },
+        ...(reweighted ? { reweighted: { averagePrecision: reweighted.averagePrecision, precision: reweighted.precision, expectedCostPer1k: reweighted.expectedCostPer1k } } : {}),
+      },
+      recallInterval: m.recallInterval,
+    };
+    return [{
+      candidateId: r.candidateId,
+      stored,
+      positives: m.positives,
+      negatives: m.negatives,
+      threshold: m.parameters.threshold,
+      tp: m.report.atThreshold.tp,
+      fp: m.report.atThreshold.fp,
+      roc: m.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
+    }];
+  });
+  return { decision, candidates, scores, serving, comparisons, runs };
+}
+
+export function isStoredParameters(pack: Pick<WhatIfPack, "decision">, at: WhatIfParameters): boolean {
+  return at.threshold === null && at.prevalence === pack.decision.prevalence;
+}
+
+/** One run's figures at the what-if's parameters. */
+export function figuresAt(run: WhatIfRun, pack: Pick<WhatIfPack, "decision">, at: WhatIfParameters): RunFigures | null {
+  if (isStoredParameters(pack, at)) return run.stored;
+  const { positives: p, negatives: n } = run;
+  const costs = { prevalence: at.prevalence, costFn: pack.decision.costFn, costFp: pack.decision.costFp };
+  let tp = run.tp;
+  let tpr: number;
+  let fpr: number;
+  if (at.threshold === null) {
+    tpr = p > 0 ? run.tp / p : 0;
+    fpr = n > 0 ? run.fp / n : 0;
+  } else {
+    if (!run.roc || p === 0) return null;
+    const point = whatIfAt(expandRoc(run.roc, p, n), at.threshold, costs);
+    tpr = point.recall;
+    fpr = point.fpr;
+    tp = Math.round(tpr * p);
+  }
+  const recall = p > 0 ? tpr : null;
+  const recallInterval = at.threshold === null ? run.stored.recallInterval : wilsonInterval(tp, p).value;
+  const stored = run.stored.report.reweighted;
+  return {
+    report: {
+      n: run.stored.report.n,
+      atThreshold: { recall },
+      ...(stored
+        ? {
+            reweighted: {
+              averagePrecision: at.prevalence === pack.decision.prevalence ? stored.averagePrecision : null,
+              precision: n > 0 ? precisionAtPrevalence(tpr, fpr, at.prevalence) : null,
+              expectedCostPer1k: p > 0 && n > 0 ? expectedCostPer1k(tpr, fpr, costs) : null,
+            },
+          }
+        : {}),
+    },
+    recallInterval,
+  };
+}
+
+/** The pack's figures at the what-if's parameters (the decision's π replaced, so gate details name it). */
+export function packFiguresAt(pack: WhatIfPack, at: WhatIfParameters): PackFigures {
+  const stored = isStoredParameters(pack, at);
+  return {
+    ...pack,
+    decision: stored ? pack.decision : { ...pack.decision, prevalence: at.prevalence },
+    runs: pack.runs.map((r) => ({ candidateId: r.candidateId, metrics: figuresAt(r, pack, at) })),
+  };
+}
+
+export const acrossStagesAt = (pack: WhatIfPack, at: WhatIfParameters) => acrossStages(packFiguresAt(pack, at));
+export const packResultsAt = (pack: WhatIfPack, at: WhatIfParameters) => packResults(packFiguresAt(pack, at));
