@@ -126,12 +126,13 @@ export function StressStage({
               <th scope="col" className="num">Precision at π</th>
               <th scope="col" className="num">Expected cost per 1,000 items</th>
               <th scope="col" className="num">Cost-optimal threshold</th>
+              <th scope="col">Items</th>
             </tr>
           </thead>
           <tbody>
             {candidates.map((c) => {
               const s = stored.find((x) => x.candidateId === c.candidate.id);
-              if (!c.roc || !s) return <tr key={c.candidate.id}><th scope="row">{c.candidate.name}</th><td colSpan={6} className="muted">No computed eval run</td></tr>;
+              if (!c.roc || !s) return <tr key={c.candidate.id}><th scope="row">{c.candidate.name}</th><td colSpan={7} className="muted">No computed eval run</td></tr>;
               const f = whatIfAt(c.roc, threshold ?? c.threshold, settings);
               // Stored values come from the full curve (exact); what-if values from the stored points.
               const recall = isStored ? s.recall : f.recall;
@@ -145,13 +146,17 @@ export function StressStage({
                   <th scope="row"><span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}</th>
                   <td className="num">
                     {isStored ? c.threshold : (f.storedThreshold ?? "+∞")}
-                    <small className="block"><Link href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: isStored || threshold === null ? undefined : (f.storedThreshold ?? threshold) })}>errors at this t</Link></small>
                   </td>
                   <td className="num">{formatNumber(recall)}{isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}</td>
                   <td className={meets ? "pass" : "fail"}>{meets ? "✓ met" : "✗ missed"}{lowerMeets === false && meets && <small className="block warn">interval reaches below</small>}</td>
                   <td className="num">{formatNumber(precision)}{decision.precisionFloor !== null && precision !== null && precision < decision.precisionFloor && <small className="block fail">below floor {decision.precisionFloor}</small>}</td>
                   <td className="num">{formatMoney(cost, decision.currency, 1)}</td>
-                  <td className="num">{optimum ? <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}<small className="block"><Link href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}>errors at this t</Link></small></> : "—"}</td>
+                  <td className="num">{optimum ? <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</> : "—"}</td>
+                  {/* The items behind this row's figures, in a column of their own so each figure's cell holds only the figure. */}
+                  <td>
+                    <Link prefetch={false} href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: isStored || threshold === null ? undefined : (f.storedThreshold ?? threshold) })}>errors at this t</Link>
+                    {optimum && <small className="block"><Link prefetch={false} href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}>errors at the cost-optimal threshold</Link></small>}
+                  </td>
                 </tr>
               );
             })}
@@ -199,7 +204,7 @@ function SliceTable({ decisionId, candidates, stored, recallFloor }: { decisionI
                 return (
                   <td key={c.candidate.id} className={`num ${x.recall < recallFloor ? "fail" : ""}`}>
                     {x.tooFewPositives ? "! " : ""}{formatNumber(x.recall)}
-                    <small className="block muted">{formatInterval(x.interval)} · <Link href={drillDownHref(decisionId, run.runId, { cell: "FN", slice })} aria-label={`${c.candidate.name}, slice ${slice}: the ${x.positives - x.detected} positives missed`}>{x.detected}/{x.positives}</Link></small>
+                    <small className="block muted">{formatInterval(x.interval)} · <Link prefetch={false} href={drillDownHref(decisionId, run.runId, { cell: "FN", slice })} aria-label={`${c.candidate.name}, slice ${slice}: the ${x.positives - x.detected} positives missed`}>{x.detected}/{x.positives}</Link></small>
                   </td>
                 );
               })}

@@ -74,7 +74,7 @@ export function TaskStage({ decisionId, candidates, runs, prChart, reliability }
           if (!run || !a) return null;
           // Each count links to the items behind it (the drill-down).
           const cell = (name: Cell, count: number) => (
-            <td className="num"><Link href={drillDownHref(decisionId, run.runId, { cell: name })} aria-label={`${c.name}: the ${count.toLocaleString("en-US")} items in ${name}`}>{name} {count.toLocaleString("en-US")}</Link></td>
+            <td className="num"><Link prefetch={false} href={drillDownHref(decisionId, run.runId, { cell: name })} aria-label={`${c.name}: the ${count.toLocaleString("en-US")} items in ${name}`}>{name} {count.toLocaleString("en-US")}</Link></td>
           );
           return (
             <table key={c.id} className="confusion">
