@@ -1,16 +1,7 @@
-import type { Cell } from "@/lib/schemas/drill-down";
+import type { Cell, DrillItem } from "@/lib/schemas/drill-down";
 
-export interface ItemRow {
-  id: string;
-  cell: Cell;
-  label: boolean;
-  score: number | null;
-  predicted: boolean | null;
-  parseFailure: boolean;
-  missing: boolean;
-  slice: string | null;
-  text: string | null;
-}
+/** The server's own item type (lib/schemas/drill-down.ts), not a copy. */
+export type ItemRow = DrillItem;
 
 const CELL_NAMES: Record<Cell, string> = { FN: "false negative", FP: "false positive", TP: "true positive", TN: "true negative" };
 

@@ -63,3 +63,19 @@ export function drillDownHref(decisionId: string, runId: number, filter: { cell?
   const query = params.toString();
   return `/decisions/${encodeURIComponent(decisionId)}/runs/${runId}/items${query ? `?${query}` : ""}`;
 }
+
+/** One item behind a figure, as the page, the API and the CLI show it. */
+export interface DrillItem {
+  id: string;
+  cell: Cell;
+  /** The gold label: true for the positive class. */
+  label: boolean;
+  /** The prediction's own score (null: hard label only, or a parse failure without one). */
+  score: number | null;
+  predicted: boolean | null;
+  parseFailure: boolean;
+  /** The dataset item has no prediction in the run (counted as an error). */
+  missing: boolean;
+  slice: string | null;
+  text: string | null;
+}

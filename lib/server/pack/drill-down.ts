@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import { exportRow } from "@/lib/ingest/csv-export";
-import { cellsOf, DEFAULT_PAGE_SIZE, drillQuerySchema, isErrorFilter, type Cell, type CellFilter, type DrillQueryInput } from "@/lib/schemas/drill-down";
+import { cellsOf, DEFAULT_PAGE_SIZE, drillQuerySchema, isErrorFilter, type Cell, type CellFilter, type DrillItem, type DrillQueryInput } from "@/lib/schemas/drill-down";
 import { database as getDatabase } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -28,20 +28,6 @@ import { writeRunItemsOnce } from "./run-items";
  * item id: each cell at any threshold is one range of the index (evalRunId, label, orderKey,
  * itemId), read from a keyset cursor — never OFFSET, so a deep page costs what the first does.
  */
-export interface DrillItem {
-  id: string;
-  cell: Cell;
-  /** The gold label: true for the positive class. */
-  label: boolean;
-  /** The prediction's own score (null: hard label only, or a parse failure without one). */
-  score: number | null;
-  predicted: boolean | null;
-  parseFailure: boolean;
-  /** The dataset item has no prediction in the run (counted as an error). */
-  missing: boolean;
-  slice: string | null;
-  text: string | null;
-}
 
 /** The slice filter value that means "items without a slice", as recall per slice names them. */
 export const NO_SLICE = "(none)";
