@@ -14,12 +14,15 @@ import { newNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 //    route handler checks the user's permission on the server itself.
 const { auth } = NextAuth(authConfig);
 
+// Pages a signed-out visitor may open: sign-in, and the invitation link where a new user sets a password.
+const PUBLIC_PAGES = new Set(["/sign-in", "/invite"]);
+
 export default auth((req) => {
   const nonce = newNonce();
   const policy = pageContentSecurityPolicy(nonce);
   const { pathname, search } = req.nextUrl;
   let response: NextResponse;
-  if (!req.auth?.user && pathname !== "/sign-in") {
+  if (!req.auth?.user && !PUBLIC_PAGES.has(pathname)) {
     const url = new URL("/sign-in", req.nextUrl.origin);
     if (pathname !== "/") url.searchParams.set("callbackUrl", pathname + search);
     response = NextResponse.redirect(url);

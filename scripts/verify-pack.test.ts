@@ -38,12 +38,12 @@ async function approvedBundle() {
   const a1 = await makeSigner(["APPROVER"], "Avery");
   const a2 = await makeSigner(["APPROVER"], "Blair");
   const approve = (sha: string) => ({ meaning: "APPROVAL" as const, password: PASSWORD, revisionSha256: sha, candidateId: goodId, reason: "meets every gate" });
-  await signPack(a1, decisionId, approve(r1.sha256));
+  await signPack(a1, decisionId, { ...approve(r1.sha256), email: a1.email });
   await addLeaderboardScore(decisionId, goodId, analyst.id); // supersedes revision 1
-  await expect(signPack(a2, decisionId, approve(r1.sha256))).rejects.toMatchObject({ code: "CONFLICT" });
+  await expect(signPack(a2, decisionId, { ...approve(r1.sha256), email: a2.email })).rejects.toMatchObject({ code: "CONFLICT" });
   const r2 = (await getReviewState(a2, decisionId)).latestRevision!.sha256;
-  await signPack(a1, decisionId, approve(r2));
-  await signPack(a2, decisionId, approve(r2));
+  await signPack(a1, decisionId, { ...approve(r2), email: a1.email });
+  await signPack(a2, decisionId, { ...approve(r2), email: a2.email });
   // Through JSON, as the auditor receives it.
   return JSON.parse(JSON.stringify(await getAuditorBundle(a1, decisionId))) as Parameters<typeof verifyBundle>[0];
 }

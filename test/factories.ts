@@ -7,10 +7,25 @@ import { demoDecision } from "../lib/demo/moderation.ts";
 /** Per-test factories: unique names, so test files can run in parallel on one database. */
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-export async function makeActor(roles: RoleName[], name = "Test User"): Promise<Actor> {
+/** Test users were enrolled an hour ago, before any revision a test freezes (the signing rules refuse later accounts). */
+const ENROLLED_AT = () => new Date(Date.now() - 60 * 60_000);
+
+/**
+ * A user of its own. Printed names are unique among active users: an unnamed actor gets a unique
+ * name, and a named one whose name an earlier test's user holds gets it with a suffix.
+ */
+export async function makeActor(roles: RoleName[], name?: string): Promise<Actor> {
   const prisma = await db();
   const email = `${unique("user")}@verdict.test`;
-  const user = await prisma.user.create({ data: { email, name, roles, passwordHash: "not-a-real-hash" }, select: { id: true, email: true, name: true } });
+  const create = (printed: string) =>
+    prisma.user.create({
+      data: { email, name: printed, roles, passwordHash: "not-a-real-hash", createdAt: ENROLLED_AT(), approverSince: roles.includes("APPROVER") ? ENROLLED_AT() : null },
+      select: { id: true, email: true, name: true },
+    });
+  const user = await create(name ?? unique("Test User")).catch((error: { code?: string }) => {
+    if (error.code === "P2002") return create(unique(name ?? "Test User"));
+    throw error;
+  });
   return { ...user, roles };
 }
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { listApiTokens } from "@/lib/server/api-tokens";
 import { requirePagePermission } from "@/lib/server/session";
 import { CreateTokenForm, RevokeTokenButton } from "@/components/settings/api-tokens";
@@ -13,7 +14,7 @@ export default async function SettingsPage() {
   return (
     <>
       <h1>Settings</h1>
-      <p className="muted">Signed in as {actor.name} ({actor.email}).</p>
+      <p className="muted">Signed in as {actor.name} ({actor.email}). <Link href="/settings/password">Change your password</Link></p>
       <section className="card" aria-labelledby="api-tokens">
         <h2 id="api-tokens">API tokens</h2>
         <p className="muted">

@@ -26,6 +26,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <section className="sign-in card">
       <h1>Sign in to Verdict</h1>
       <p className="muted">Evidence a procurement committee can defend.</p>
+      {params.notice === "enrolled" && <p className="message-ok" role="status">Your password is set. Sign in with your email and the password you chose.</p>}
       <SignInForm callbackUrl={callbackUrl} />
     </section>
   );

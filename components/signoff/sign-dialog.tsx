@@ -16,7 +16,8 @@ function signButtonLabel(meaning: Meaning, candidate: { name: string } | null): 
 }
 
 /**
- * The signing dialog (21 CFR Part 11 §11.200): the signer re-enters their password; the meaning,
+ * The signing dialog (21 CFR Part 11 §11.200): the signer enters both components — their email
+ * and their password — checked against the signed-in user; the meaning,
  * the candidate for an approval, the reason, and — when that candidate fails a gate — a written
  * waiver. The revision hash shown is the one the signature binds to.
  *
@@ -52,6 +53,7 @@ export function SignDialog({
   const [candidateId, setCandidateId] = useState("");
   const [reason, setReason] = useState("");
   const [waiver, setWaiver] = useState("");
+  const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [state, dispatch, pending] = useActionState(async (previous: ActionState, data: FormData) => {
     const result = await action(previous, data);
@@ -85,6 +87,7 @@ export function SignDialog({
     if (candidate) data.set("candidateId", candidate.id);
     data.set("reason", reason);
     if (failed.length > 0) data.set("waiver", waiver);
+    data.set("email", email);
     data.set("password", password);
     startTransition(() => dispatch(data));
   }
@@ -136,6 +139,11 @@ export function SignDialog({
               <FieldError errors={errors?.waiver} />
             </label>
           )}
+          <label>
+            Email (yours, to sign)
+            <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <FieldError errors={errors?.email} />
+          </label>
           <label>
             Password (re-enter to sign)
             <input ref={passwordInput} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />

@@ -24,6 +24,7 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
             <tr key={s.id} className={s.superseded ? "superseded" : undefined} data-testid="signature-row" style={s.superseded ? { textDecoration: "line-through", opacity: 0.75 } : undefined}>
               <td>
                 <strong>{s.printedName}</strong>
+                {s.signerEmail && <small style={{ display: "block" }} data-testid="signer-email">{s.signerEmail}</small>}
                 <small className="muted" style={{ display: "block" }}>user id {s.signerId}</small>
               </td>
               <td className="figure">{utc(s.signedAt)}</td>

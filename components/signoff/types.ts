@@ -2,6 +2,8 @@
 export interface SignatureView {
   id: string;
   printedName: string;
+  /** The login email at signing (null on signatures made before it was recorded). */
+  signerEmail: string | null;
   signerId: string;
   signedAt: Date;
   meaning: "REVIEW" | "APPROVAL" | "REJECTION";
@@ -25,7 +27,9 @@ export interface RevisionView {
   sha256: string;
   createdAt: Date;
   supersededAt: Date | null;
-  createdBy: { name: string };
+  /** Null when the evidence changed outside the app (nobody in the app froze it). */
+  createdBy: { name: string } | null;
+  cause: string | null;
   superseded: boolean;
   diff: DiffView | null;
 }

@@ -6,6 +6,7 @@ const optionalText = (max: number) => z.preprocess((v) => (v === "" || v === nul
 
 export const signSchema = z.object({
   meaning: z.enum(["REVIEW", "APPROVAL", "REJECTION"], { error: "Choose what your signature means." }),
+  email: z.string().trim().toLowerCase().min(1, "Enter your email to sign.").max(320),
   password: z.string().min(1, "Re-enter your password to sign.").max(1024),
   revisionSha256: z.string().regex(/^[0-9a-f]{64}$/, "The revision hash is missing; reload the page."),
   reason: z.string().trim().min(3, "State the reason for your signature.").max(5000),

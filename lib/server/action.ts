@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { AppError } from "./errors";
-import { currentActor, type Actor } from "./session";
+import { currentSession, type Actor } from "./session";
 import { requestInfo } from "./request-info";
 import type { RequestInfo } from "./audit";
 
@@ -13,6 +13,8 @@ export type { ActionState };
 export interface ActionContext {
   actor: Actor;
   request: RequestInfo;
+  /** The session's id (a password change keeps this session and ends the others). */
+  sid: string;
 }
 
 /**
@@ -26,15 +28,16 @@ export function defineAction<S extends z.ZodType>(options: {
   run: (input: z.infer<S>, context: ActionContext) => Promise<ActionState | void>;
 }) {
   return async (_previous: ActionState, formData: FormData): Promise<ActionState> => {
-    const actor = await currentActor();
-    if (!actor) return { ok: false, message: "Your session has ended. Sign in again." };
+    const session = await currentSession();
+    if (!session) return { ok: false, message: "Your session has ended. Sign in again." };
+    const { actor, sid } = session;
     const parsed = options.schema.safeParse(formDataToObject(formData));
     if (!parsed.success) {
       return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
     }
     if (!can(actor, options.permission)) return { ok: false, message: "You do not have permission to do this." };
     try {
-      return (await options.run(parsed.data, { actor, request: await requestInfo() })) ?? { ok: true };
+      return (await options.run(parsed.data, { actor, request: { ...(await requestInfo()), via: "session" }, sid })) ?? { ok: true };
     } catch (error) {
       // A domain rule that names a field (a clashing name, a rationale that cites nothing, a
       // parameter missing after a copy) shows beside that field, like a schema error.

@@ -17,14 +17,18 @@ export interface Actor {
   roles: RoleName[];
 }
 
-const actorSelect = { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true } as const;
+const actorSelect = { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true, sessionKept: true } as const;
 
-/** The active user with this id; with `signedInAt`, only if the user's sessions were not all voided since. */
-export async function actorById(id: string, signedInAt?: number): Promise<Actor | null> {
+/**
+ * The active user with this id; with `signedInAt`, only if the user's sessions were not all
+ * voided since — but for `sid`, the session a password change kept (account.ts).
+ */
+export async function actorById(id: string, signedInAt?: number, sid?: string): Promise<Actor | null> {
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { id }, select: actorSelect });
   if (!user?.active) return null;
-  if (signedInAt !== undefined && user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime()) return null;
+  const voided = signedInAt !== undefined && user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime();
+  if (voided && !(sid !== undefined && sid === user.sessionKept)) return null;
   return { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] };
 }
 

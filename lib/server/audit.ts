@@ -18,6 +18,8 @@ export interface AuditActor {
 export interface RequestInfo {
   ip?: string | null;
   userAgent?: string | null;
+  /** How the request was authenticated, where the rule depends on it (API tokens cannot sign). Not hashed. */
+  via?: "session" | "token";
 }
 
 export interface AuditInput {

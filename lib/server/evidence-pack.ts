@@ -111,10 +111,10 @@ export async function getPackSignoff(actor: Actor, decisionId: string) {
     where: { decisionId },
     orderBy: { number: "desc" },
     select: {
-      id: true, number: true, sha256: true, createdAt: true, supersededAt: true,
+      id: true, number: true, sha256: true, createdAt: true, supersededAt: true, cause: true,
       signatures: {
         orderBy: { signedAt: "asc" },
-        select: { id: true, printedName: true, signerId: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true, revisionSha256: true },
+        select: { id: true, printedName: true, signerEmail: true, signerId: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true, revisionSha256: true },
       },
     },
   });

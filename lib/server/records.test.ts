@@ -22,7 +22,7 @@ async function signedDecision() {
   const { decisionId, goodId } = await makeSignoffDecision(analyst, 2);
   const revision = await submitForReview(analyst, decisionId);
   const approver = await makeSigner(["APPROVER"], "Avery Approver");
-  const { signature } = await signPack(approver, decisionId, { meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Best expected cost at our prevalence." });
+  const { signature } = await signPack(approver, decisionId, { email: approver.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Best expected cost at our prevalence." });
   const prisma = await db();
   const { id: revisionId } = await prisma.packRevision.findFirstOrThrow({ where: { decisionId }, select: { id: true } });
   return { decisionId, signatureId: signature.id, revisionId };

@@ -3,7 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { AppError, fieldProblems } from "./errors";
-import { currentActor, type Actor } from "./session";
+import { currentSession, type Actor } from "./session";
 import { actorForToken } from "./api-tokens";
 import type { RequestInfo } from "./audit";
 import { clientIpFrom } from "@/lib/security/client-ip";
@@ -13,6 +13,8 @@ export interface RouteContext<P> {
   params: P;
   request: RequestInfo;
   req: NextRequest;
+  /** The session's id when signed in by cookie; null for a bearer token. */
+  sid: string | null;
 }
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -31,18 +33,21 @@ export function apiRoute<P = Record<string, string>>(
     try {
       const bearer = req.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
       let actor: Actor | null;
+      let sid: string | null = null;
       if (bearer) {
         actor = await actorForToken(bearer);
       } else {
-        actor = await currentActor();
+        const session = await currentSession();
+        actor = session?.actor ?? null;
+        sid = session?.sid ?? null;
         if (actor && MUTATING.has(req.method) && !sameOrigin(req)) {
           throw new AppError("FORBIDDEN", "Cross-site request refused.");
         }
       }
       if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in or send a valid API token.");
       if (!can(actor, permission)) throw new AppError("FORBIDDEN", "You do not have permission to do this.");
-      const request = requestInfoOf(req.headers);
-      const result = await handler({ actor, params: await segment.params, request, req });
+      const request: RequestInfo = { ...requestInfoOf(req.headers), via: bearer ? "token" : "session" };
+      const result = await handler({ actor, params: await segment.params, request, req, sid });
       return result instanceof Response ? result : NextResponse.json(result ?? { ok: true });
     } catch (error) {
       return errorResponse(error);

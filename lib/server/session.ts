@@ -12,7 +12,7 @@ export { actorById, type Actor };
  * The current actor, once per request. Roles come from the database, not the session token, so
  * a role removed by an admin takes effect at the next request; a deactivated user is signed out.
  */
-export const currentActor = cache(async (): Promise<Actor | null> => {
+export const currentSession = cache(async (): Promise<{ actor: Actor; sid: string } | null> => {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
@@ -20,8 +20,11 @@ export const currentActor = cache(async (): Promise<Actor | null> => {
   if (typeof sid !== "string" || typeof signedInAt !== "number") return null; // a token from before sessions had ids
   const prisma = await db();
   if (await prisma.revokedSession.findUnique({ where: { sid }, select: { sid: true } })) return null;
-  return actorById(id, signedInAt);
+  const actor = await actorById(id, signedInAt, sid);
+  return actor ? { actor, sid } : null;
 });
+
+export const currentActor = async (): Promise<Actor | null> => (await currentSession())?.actor ?? null;
 
 /** For pages: a signed-out visitor goes to sign-in; a signed-in user without the permission gets the 403 page. */
 export async function requirePagePermission(permission: Permission, returnTo = "/"): Promise<Actor> {

@@ -1,16 +1,18 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { createUserSchema, updateRolesSchema } from "@/lib/schemas/user";
+import { inviteUserSchema, setActiveSchema, updateRolesSchema } from "@/lib/schemas/user";
 import { defineAction } from "@/lib/server/action";
-import { createUser, updateUserRoles } from "@/lib/server/users";
+import { inviteUser } from "@/lib/server/invitations";
+import { setUserActive, updateUserRoles } from "@/lib/server/users";
 
-export const createUserAction = defineAction({
-  schema: createUserSchema,
+// The admin never sees the invitation link nor sets a password: the link goes by mail.
+export const inviteUserAction = defineAction({
+  schema: inviteUserSchema,
   permission: "user.manage",
   run: async (input, { actor, request }) => {
-    const user = await createUser(actor, input, request);
+    const invitation = await inviteUser(actor, input, request);
     revalidatePath("/admin/users");
-    return { ok: true, message: `Created ${user.email}.` };
+    return { ok: true, message: `Invitation sent to ${invitation.email}.` };
   },
 });
 
@@ -21,5 +23,15 @@ export const updateRolesAction = defineAction({
     const user = await updateUserRoles(actor, input.userId, input.roles, request);
     revalidatePath("/admin/users");
     return { ok: true, message: `Roles of ${user.email} saved.` };
+  },
+});
+
+export const setActiveAction = defineAction({
+  schema: setActiveSchema,
+  permission: "user.manage",
+  run: async (input, { actor, request }) => {
+    const user = await setUserActive(actor, input.userId, input.active, request);
+    revalidatePath("/admin/users");
+    return { ok: true, message: input.active ? `${user.email} reactivated.` : `${user.email} deactivated: their sessions and API tokens are revoked.` };
   },
 });

@@ -1,20 +1,24 @@
 import type { Metadata } from "next";
 import { listUsers } from "@/lib/server/users";
+import { listPendingInvitations } from "@/lib/server/invitations";
+import { mailConfigured, SMTP_HELP } from "@/lib/server/mail";
 import { requirePagePermission } from "@/lib/server/session";
 import type { RoleName } from "@/lib/auth/permissions";
-import { CreateUserForm } from "@/components/admin/create-user-form";
+import { InviteUserForm, UserActiveForm } from "@/components/admin/invite-user-form";
 import { UserRolesForm } from "@/components/admin/user-roles-form";
-import { createUserAction, updateRolesAction } from "./actions";
+import { inviteUserAction, setActiveAction, updateRolesAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePagePermission("user.manage", "/admin/users");
-  const users = await listUsers(actor);
+  const [users, invitations] = await Promise.all([listUsers(actor), listPendingInvitations(actor)]);
   return (
     <>
       <h1>Users and roles</h1>
-      <p className="muted">A person may hold several roles. Admins manage accounts but cannot sign in place of anyone.</p>
+      <p className="muted">
+        A person may hold several roles. Admins invite people and manage roles but never see or set a password, and cannot sign in place of anyone.
+      </p>
       <table>
         <caption>{users.length} users</caption>
         <thead>
@@ -22,6 +26,7 @@ export default async function UsersPage() {
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Roles</th>
+            <th scope="col">Account</th>
           </tr>
         </thead>
         <tbody>
@@ -30,13 +35,38 @@ export default async function UsersPage() {
               <td>{u.name}{!u.active && <span className="muted"> (inactive)</span>}</td>
               <td>{u.email}</td>
               <td><UserRolesForm userId={u.id} email={u.email} roles={u.roles as RoleName[]} action={updateRolesAction} /></td>
+              <td>{u.id === actor.id ? <span className="muted">you</span> : <UserActiveForm userId={u.id} email={u.email} active={u.active} action={setActiveAction} />}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <section className="card" aria-labelledby="new-user">
-        <h2 id="new-user">Create a user</h2>
-        <CreateUserForm action={createUserAction} />
+      {invitations.length > 0 && (
+        <table>
+          <caption>Pending invitations</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Roles</th>
+              <th scope="col">Link expires (UTC)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.map((i) => (
+              <tr key={i.id}>
+                <td>{i.name}</td>
+                <td>{i.email}</td>
+                <td>{i.roles.map((r) => r.toLowerCase()).join(", ")}</td>
+                <td>{i.expiresAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <section className="card" aria-labelledby="invite-user">
+        <h2 id="invite-user">Invite a user</h2>
+        <p className="muted">The person receives a one-time link by email (valid 72 hours) and chooses their own password.</p>
+        {mailConfigured() ? <InviteUserForm action={inviteUserAction} /> : <p className="message-error" role="note">{SMTP_HELP}</p>}
       </section>
     </>
   );

@@ -75,10 +75,10 @@ describe("pack exports", () => {
     expect(flat(inReview.split("\f")[0]!)).toMatch(new RegExp(`^Evidence pack · \\S+ In review .*Recommendation ${good!.name}: the lowest total cost per 1,000 items`));
     expect(flat(inReview)).toContain("Signatures so far — in review, not yet approved No signatures yet.");
 
-    await signPack(reviewer, decisionId, { meaning: "REVIEW", password: PASSWORD, revisionSha256: revision.sha256, reason: "Ανασκόπηση: the evidence holds at π = 2%." });
+    await signPack(reviewer, decisionId, { email: reviewer.email, meaning: "REVIEW", password: PASSWORD, revisionSha256: revision.sha256, reason: "Ανασκόπηση: the evidence holds at π = 2%." });
     for (const name of ["王小明", "Zoë Ångström"]) {
       const approver = await makeSigner(["APPROVER"], name);
-      await signPack(approver, decisionId, { meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest total cost; passes every gate." });
+      await signPack(approver, decisionId, { email: approver.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest total cost; passes every gate." });
     }
     const all = await text(reviewer);
     const first = flat(all.split("\f")[0]!);

@@ -452,7 +452,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
     w.table(
       ["Signer", "Meaning", "Candidate", "Reason / waiver", "Signed (UTC)", "Pack revision and its SHA-256"],
       signatures.map((s) => [
-        s.printedName,
+        s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
         MEANING_WORD[s.meaning],
         s.candidateId ? name(s.candidateId) : "—",
         `${s.reason}${s.waiver ? `\nWaiver: ${s.waiver}` : ""}`,

@@ -22,11 +22,11 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const decision = await tx.decision.findUnique({ where: { id: decisionId }, select: { id: true, title: true, status: true, quorum: true } });
     if (!decision) throw notFoundError("The decision");
     await recordAudit(tx, { actor, action: "export.audit_bundle", entityType: "Decision", entityId: decisionId, decisionId, request });
-    const revisions = await tx.packRevision.findMany({ where: { decisionId }, orderBy: { number: "asc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true, supersededAt: true, createdById: true } });
+    const revisions = await tx.packRevision.findMany({ where: { decisionId }, orderBy: { number: "asc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true, supersededAt: true, createdById: true, cause: true } });
     const signatures = await tx.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
-      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true },
+      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true },
     });
     const events = await tx.auditEvent.findMany({
       where: { decisionId },

@@ -8,7 +8,7 @@ export const PASSWORD = "correct horse battery staple";
 let passwordHash: Promise<string> | undefined;
 
 /** A user who can sign: a real argon2id hash of PASSWORD (hashed once per test file). */
-export async function makeSigner(roles: RoleName[], name = "Signer"): Promise<Actor> {
+export async function makeSigner(roles: RoleName[], name?: string): Promise<Actor> {
   const actor = await makeActor(roles, name);
   const prisma = await db();
   passwordHash ??= hashPassword(PASSWORD);

@@ -32,10 +32,10 @@ describe("sign-off", () => {
     expect(revision.sha256).toMatch(/^[0-9a-f]{64}$/);
     const a1 = await makeSigner(["APPROVER"], "Avery Approver");
     const a2 = await makeSigner(["APPROVER"], "Blair Approver");
-    const first = await signPack(a1, decisionId, approve(goodId, revision.sha256));
+    const first = await signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email });
     expect(first.outcome).toBe("signed");
     expect(await status(decisionId)).toBe("IN_REVIEW");
-    const second = await signPack(a2, decisionId, approve(goodId, revision.sha256));
+    const second = await signPack(a2, decisionId, { ...approve(goodId, revision.sha256), email: a2.email });
     expect(second.outcome).toBe("approved");
     expect(await status(decisionId)).toBe("APPROVED");
     // §11.50: printed name, time, meaning, candidate, reason, revision hash.
@@ -51,9 +51,9 @@ describe("sign-off", () => {
     const { decisionId, goodId, slowId, revision } = await inReview();
     const a1 = await makeSigner(["APPROVER"]);
     const a2 = await makeSigner(["APPROVER"]);
-    await signPack(a1, decisionId, approve(goodId, revision.sha256));
-    await expect(signPack(a2, decisionId, approve(slowId, revision.sha256))).rejects.toMatchObject({ code: "VALIDATION", message: expect.stringMatching(/p95 E2E latency.*waiver/) });
-    const waived = await signPack(a2, decisionId, approve(slowId, revision.sha256, { waiver: "Latency accepted: the queue is asynchronous, reviewed in batches." }));
+    await signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email });
+    await expect(signPack(a2, decisionId, { ...approve(slowId, revision.sha256), email: a2.email })).rejects.toMatchObject({ code: "VALIDATION", message: expect.stringMatching(/p95 E2E latency.*waiver/) });
+    const waived = await signPack(a2, decisionId, { ...approve(slowId, revision.sha256, { waiver: "Latency accepted: the queue is asynchronous, reviewed in batches." }), email: a2.email });
     expect(waived.outcome).toBe("signed");
     expect(waived.signature.waiver).toMatch(/asynchronous/);
     expect(await status(decisionId)).toBe("IN_REVIEW");
@@ -61,23 +61,23 @@ describe("sign-off", () => {
 
   it("refuses an analyst, a reviewer approving, and an approver who imported evidence", async () => {
     const { analyst, decisionId, goodId, revision } = await inReview();
-    await expect(signPack(analyst, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(signPack(analyst, decisionId, { ...approve(goodId, revision.sha256), email: analyst.email })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const reviewer = await makeSigner(["REVIEWER"]);
-    await expect(signPack(reviewer, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(signPack(reviewer, decisionId, { ...approve(goodId, revision.sha256), email: reviewer.email })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const uploader = await makeSigner(["APPROVER", "ANALYST"]);
     const prisma = await db();
     await prisma.import.create({ data: { decisionId, kind: "SERVING", format: "test", fileName: "bench.json", sha256: "c".repeat(64), sizeBytes: 1n, status: "SUCCEEDED", importedById: uploader.id } });
     // The new import changed the evidence: sign against the revision that now holds it.
-    await expect(signPack(uploader, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(signPack(uploader, decisionId, { ...approve(goodId, revision.sha256), email: uploader.email })).rejects.toMatchObject({ code: "CONFLICT" });
     const state = await getReviewState(uploader, decisionId);
-    await expect(signPack(uploader, decisionId, approve(goodId, state.latestRevision!.sha256))).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/Separation of duties/) });
+    await expect(signPack(uploader, decisionId, { ...approve(goodId, state.latestRevision!.sha256), email: uploader.email })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/Separation of duties/) });
     expect(await prisma.signature.count({ where: { decisionId } })).toBe(0);
   });
 
   it("records a reviewer's review signature without changing the status", async () => {
     const { decisionId, revision } = await inReview();
     const reviewer = await makeSigner(["REVIEWER"], "Rae Viewer");
-    const result = await signPack(reviewer, decisionId, { meaning: "REVIEW", password: PASSWORD, revisionSha256: revision.sha256, reason: "Read all five stages." });
+    const result = await signPack(reviewer, decisionId, { email: reviewer.email, meaning: "REVIEW", password: PASSWORD, revisionSha256: revision.sha256, reason: "Read all five stages." });
     expect(result.signature).toMatchObject({ meaning: "REVIEW", candidateId: null, printedName: "Rae Viewer" });
     expect(await status(decisionId)).toBe("IN_REVIEW");
   });
@@ -86,9 +86,9 @@ describe("sign-off", () => {
     const { decisionId, goodId, revision } = await inReview();
     const a1 = await makeSigner(["APPROVER"]);
     for (let i = 0; i < 5; i++) {
-      await expect(signPack(a1, decisionId, approve(goodId, revision.sha256, { password: "wrong" }))).rejects.toMatchObject({ code: "VALIDATION", message: expect.stringMatching(/password/) });
+      await expect(signPack(a1, decisionId, { ...approve(goodId, revision.sha256, { password: "wrong" }), email: a1.email })).rejects.toMatchObject({ code: "VALIDATION", message: expect.stringMatching(/password/) });
     }
-    await expect(signPack(a1, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    await expect(signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email })).rejects.toMatchObject({ code: "RATE_LIMITED" });
     const prisma = await db();
     expect(await prisma.auditEvent.count({ where: { actorId: a1.id, action: "signature.failed_password" } })).toBe(5);
     expect(await prisma.auditEvent.count({ where: { actorId: a1.id, action: "signature.rate_limited" } })).toBe(1);
@@ -98,9 +98,9 @@ describe("sign-off", () => {
   it("refuses a second signature by the same approver on one revision", async () => {
     const { decisionId, goodId, revision } = await inReview(3);
     const a1 = await makeSigner(["APPROVER"]);
-    await signPack(a1, decisionId, approve(goodId, revision.sha256));
-    await expect(signPack(a1, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(signPack(a1, decisionId, { meaning: "REJECTION", password: PASSWORD, revisionSha256: revision.sha256, reason: "changed my mind" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email });
+    await expect(signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(signPack(a1, decisionId, { email: a1.email, meaning: "REJECTION", password: PASSWORD, revisionSha256: revision.sha256, reason: "changed my mind" })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await (await db()).signature.count({ where: { decisionId } })).toBe(1);
   });
 
@@ -108,7 +108,7 @@ describe("sign-off", () => {
     const { analyst, decisionId, goodId, revision } = await inReview();
     const a1 = await makeSigner(["APPROVER"]);
     const a2 = await makeSigner(["APPROVER"]);
-    await signPack(a1, decisionId, approve(goodId, revision.sha256));
+    await signPack(a1, decisionId, { ...approve(goodId, revision.sha256), email: a1.email });
     await addLeaderboardScore(decisionId, goodId, analyst.id);
 
     const before = await getReviewState(a2, decisionId);
@@ -116,15 +116,15 @@ describe("sign-off", () => {
     expect(before.signatures[0]!.superseded).toBe(true);
     expect(before.revisions[0]!.diff?.entries.some((e) => e.path.startsWith("evidence.leaderboardScores") && e.kind === "added")).toBe(true);
 
-    await expect(signPack(a2, decisionId, approve(goodId, revision.sha256))).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/superseded/) });
+    await expect(signPack(a2, decisionId, { ...approve(goodId, revision.sha256), email: a2.email })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/superseded/) });
     const after = await getReviewState(a2, decisionId);
     expect(after.revisions.map((r) => [r.number, r.superseded])).toEqual([[1, true], [2, false]]);
     expect(after.evidenceChanged).toBe(false);
     // a1's approval was on revision 1: a2 approving revision 2 alone is not a quorum.
     const r2 = after.latestRevision!.sha256;
-    expect((await signPack(a2, decisionId, approve(goodId, r2))).outcome).toBe("signed");
+    expect((await signPack(a2, decisionId, { ...approve(goodId, r2), email: a2.email })).outcome).toBe("signed");
     expect(await status(decisionId)).toBe("IN_REVIEW");
-    expect((await signPack(a1, decisionId, approve(goodId, r2))).outcome).toBe("approved");
+    expect((await signPack(a1, decisionId, { ...approve(goodId, r2), email: a1.email })).outcome).toBe("approved");
   });
 
   it("lets an approver request changes and the analyst submit again", async () => {
@@ -142,7 +142,7 @@ describe("sign-off", () => {
   it("takes fifty simultaneous approvals: exactly one transition, every signature once, the chain intact", async () => {
     const { decisionId, goodId, revision } = await inReview(50);
     const approvers = await Promise.all(Array.from({ length: 50 }, (_, i) => makeSigner(["APPROVER"], `Approver ${i}`)));
-    const results = await Promise.allSettled(approvers.map((a) => signPack(a, decisionId, approve(goodId, revision.sha256))));
+    const results = await Promise.allSettled(approvers.map((a) => signPack(a, decisionId, { ...approve(goodId, revision.sha256), email: a.email })));
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     const outcomes = results.map((r) => (r.status === "fulfilled" ? r.value.outcome : "error"));
     expect(outcomes.filter((o) => o === "approved")).toHaveLength(1);
@@ -156,10 +156,10 @@ describe("sign-off", () => {
   it("takes fifty simultaneous signatures by one approver and past the quorum: only what is allowed lands", async () => {
     const { decisionId, goodId, revision } = await inReview(2);
     const one = await makeSigner(["APPROVER"]);
-    const same = await Promise.allSettled(Array.from({ length: 50 }, () => signPack(one, decisionId, approve(goodId, revision.sha256))));
+    const same = await Promise.allSettled(Array.from({ length: 50 }, () => signPack(one, decisionId, { ...approve(goodId, revision.sha256), email: one.email })));
     expect(same.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const others = await Promise.all(Array.from({ length: 49 }, (_, i) => makeSigner(["APPROVER"], `Other ${i}`)));
-    const rest = await Promise.allSettled(others.map((a) => signPack(a, decisionId, approve(goodId, revision.sha256))));
+    const rest = await Promise.allSettled(others.map((a) => signPack(a, decisionId, { ...approve(goodId, revision.sha256), email: a.email })));
     // The second approval reaches the quorum; the decision is then closed to further signatures.
     expect(rest.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(rest.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason.code === "CONFLICT")).toBe(true);
@@ -179,7 +179,7 @@ describe("sign-off", () => {
     const sha = (submits.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ sha256: string }>).value.sha256;
     const race = await Promise.allSettled([
       requestChanges(a1, decisionId, "Add the slice breakdown."),
-      signPack(a2, decisionId, { meaning: "REJECTION", password: PASSWORD, revisionSha256: sha, reason: "fails the brief" }),
+      signPack(a2, decisionId, { email: a2.email, meaning: "REJECTION", password: PASSWORD, revisionSha256: sha, reason: "fails the brief" }),
     ]);
     expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const prisma = await db();

@@ -9,9 +9,12 @@ import type { Actor } from "../session";
 import { frozenGates } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
+import { signingRefusal } from "./separation";
 
 export interface SignInput {
   meaning: SignatureMeaning;
+  /** Both components of the signature (§11.200): the signer's login email and password. */
+  email: string;
   password: string;
   /** The hash of the revision the signer was shown: a signature never lands on other content. */
   revisionSha256: string;
@@ -43,7 +46,14 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   if (!target) throw notFoundError("The decision");
   if (target.status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
 
-  await verifySigningPassword(actor, input.password, request);
+  // Who may not sign this pack is refused before any password attempt (and again under the lock).
+  const refusedEarly = await prisma.$transaction(async (tx) => {
+    const latest = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { number: true, createdAt: true } });
+    return latest ? signingRefusal(tx, { actor, decisionId, revision: latest, meaning: input.meaning, request }) : null;
+  });
+  if (refusedEarly) throw forbiddenError(refusedEarly);
+
+  await verifySigningPassword(actor, input.email, input.password, request);
 
   // A change of evidence since the last revision freezes a new one first, committed on its own:
   // the old revision is superseded whether or not this signature then goes through.
@@ -59,28 +69,15 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   return prisma.$transaction(async (tx) => {
     const { status, quorum } = await lockDecision(tx, decisionId);
     if (status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
-    const revision = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true, sha256: true, canonicalJson: true } });
+    const revision = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true } });
     if (!revision || revision.sha256 !== input.revisionSha256) throw new AppError("CONFLICT", "The revision you signed is superseded; review the new revision and sign again.");
 
     const group: SignatureMeaning[] = input.meaning === "REVIEW" ? ["REVIEW"] : ["APPROVAL", "REJECTION"];
     const earlier = await tx.signature.findFirst({ where: { packRevisionId: revision.id, signerId: actor.id, meaning: { in: group } }, select: { meaning: true } });
     if (earlier) throw new AppError("CONFLICT", `You already signed revision ${revision.number} (${earlier.meaning.toLowerCase()}).`);
 
-    // Separation of duties: nobody signs off a pack holding evidence they imported.
-    const own = await tx.import.findFirst({
-      where: {
-        importedById: actor.id,
-        OR: [
-          { decisionId },
-          { scores: { some: { decisionId } } },
-          { evalRun: { is: { decisionId } } },
-          { servingBenchmarks: { some: { decisionId } } },
-          { datasetVersion: { is: { dataset: { decisionId } } } },
-        ],
-      },
-      select: { fileName: true },
-    });
-    if (own) throw forbiddenError(`Separation of duties: you imported evidence in this pack (${own.fileName}), so you cannot sign it.`);
+    const refusal = await signingRefusal(tx, { actor, decisionId, revision, meaning: input.meaning, request });
+    if (refusal) throw forbiddenError(refusal);
 
     let failed: Gate[] = [];
     if (candidateId) {
@@ -93,7 +90,7 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
       }
     }
 
-    const signer = await tx.user.findUniqueOrThrow({ where: { id: actor.id }, select: { name: true } });
+    const signer = await tx.user.findUniqueOrThrow({ where: { id: actor.id }, select: { name: true, email: true } });
     const signature = await tx.signature.create({
       data: {
         decisionId,
@@ -101,13 +98,14 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
         revisionSha256: revision.sha256,
         signerId: actor.id,
         printedName: signer.name,
+        signerEmail: signer.email,
         meaning: input.meaning,
         candidateId,
         reason,
         waiver: failed.length ? waiver : null,
         signedAt: new Date(),
       },
-      select: { id: true, printedName: true, signerId: true, signedAt: true, meaning: true, candidateId: true, reason: true, waiver: true, revisionSha256: true, packRevisionId: true },
+      select: { id: true, printedName: true, signerEmail: true, signerId: true, signedAt: true, meaning: true, candidateId: true, reason: true, waiver: true, revisionSha256: true, packRevisionId: true },
     });
     await recordAudit(tx, { actor, action: "signature.create", entityType: "Signature", entityId: signature.id, decisionId, after: { ...signature, revision: revision.number, failedGates: failed.map((g) => g.key) }, request });
 

@@ -15,11 +15,12 @@ export const SIGNING_WINDOW_MS = 15 * 60 * 1000;
 const SIGNING_LOCK_NAMESPACE = 7_348_011;
 
 /**
- * §11.200: the signer proves who they are at the moment of signing. Attempts of one user run one
+ * §11.200: the signer proves who they are at the moment of signing, with both components (the
+ * login email and the password) checked against the signed-in user. Attempts of one user run one
  * at a time (advisory lock), so fifty simultaneous wrong guesses still count as fifty, and the
  * sixth within the window is refused without even checking the password.
  */
-export async function verifySigningPassword(actor: Actor, password: string, request: RequestInfo): Promise<void> {
+export async function verifySigningPassword(actor: Actor, email: string, password: string, request: RequestInfo): Promise<void> {
   const prisma = await db();
   const outcome = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SIGNING_LOCK_NAMESPACE}, hashtext(${actor.id}))`;
@@ -30,12 +31,14 @@ export async function verifySigningPassword(actor: Actor, password: string, requ
       await recordAudit(tx, { ...audit, action: "signature.rate_limited", after: { failuresInWindow: failures } });
       return "limited" as const;
     }
-    const user = await tx.user.findUnique({ where: { id: actor.id }, select: { passwordHash: true, active: true } });
-    const ok = await verifyPassword(user?.active ? user.passwordHash : null, password);
+    const user = await tx.user.findUnique({ where: { id: actor.id }, select: { passwordHash: true, active: true, email: true } });
+    // Both components must be the signed-in user's own; argon2 runs either way (same work, same time).
+    const passwordOk = await verifyPassword(user?.active ? user.passwordHash : null, password);
+    const ok = passwordOk && user?.email === email.trim().toLowerCase();
     if (ok) return "ok" as const;
     await recordAudit(tx, { ...audit, action: "signature.failed_password", after: { failuresInWindow: failures + 1 } });
     return "wrong" as const;
   }, SIGNOFF_TX);
   if (outcome === "limited") throw new AppError("RATE_LIMITED", "Too many wrong passwords at signing. Try again in 15 minutes.");
-  if (outcome === "wrong") throw new AppError("VALIDATION", "The password is not correct; the signature was not recorded.");
+  if (outcome === "wrong") throw new AppError("VALIDATION", "The email or password is not correct; the signature was not recorded.");
 }

@@ -11,7 +11,7 @@ export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) =
   return { status: state.status, latestRevision: state.latestRevision, evidenceChanged: state.evidenceChanged, signatures: state.signatures };
 });
 
-/** Sign (review, approval, rejection); the password is re-entered in the body. Permission by meaning, in signPack. */
+/** Sign (review, approval, rejection) with the email and password in the body, in a signed-in session only: an API token gets 403 (signingRefusal). Permission by meaning, in signPack. */
 export const POST = apiRoute<Params>("decision.read", async ({ actor, params, req, request }) => {
   const body = await readJsonBody(req);
   const input = signSchema.parse(body);

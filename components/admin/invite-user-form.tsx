@@ -4,7 +4,8 @@ import { ROLES } from "@/lib/auth/permissions";
 import type { ActionState } from "@/lib/action-state";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 
-export function CreateUserForm({ action }: { action: (state: ActionState, data: FormData) => Promise<ActionState> }) {
+/** Invites a person by email: they choose their own password on the link (the admin never sees it). */
+export function InviteUserForm({ action }: { action: (state: ActionState, data: FormData) => Promise<ActionState> }) {
   const [state, formAction, pending] = useActionState(action, null);
   const errors = state && !state.ok ? state.fieldErrors : undefined;
   return (
@@ -19,11 +20,6 @@ export function CreateUserForm({ action }: { action: (state: ActionState, data: 
         <input name="email" type="email" required autoComplete="off" />
         <FieldError errors={errors?.email} />
       </label>
-      <label>
-        Initial password
-        <input name="password" type="password" required minLength={12} autoComplete="new-password" />
-        <FieldError errors={errors?.password} />
-      </label>
       <fieldset>
         <legend>Roles</legend>
         {ROLES.map((role) => (
@@ -34,7 +30,20 @@ export function CreateUserForm({ action }: { action: (state: ActionState, data: 
         <FieldError errors={errors?.roles} />
       </fieldset>
       <FormMessage state={state} />
-      <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create user"}</button>
+      <button type="submit" disabled={pending}>{pending ? "Sending…" : "Send invitation"}</button>
+    </form>
+  );
+}
+
+/** Deactivate (sessions and tokens revoked at once) or reactivate an account. */
+export function UserActiveForm({ userId, email, active, action }: { userId: string; email: string; active: boolean; action: (state: ActionState, data: FormData) => Promise<ActionState> }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} aria-label={`Account of ${email}`} style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}>
+      <input type="hidden" name="userId" value={userId} />
+      <input type="hidden" name="active" value={active ? "false" : "true"} />
+      <button type="submit" className="secondary" disabled={pending}>{active ? `Deactivate ${email}` : `Reactivate ${email}`}</button>
+      <FormMessage state={state} />
     </form>
   );
 }
