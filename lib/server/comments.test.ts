@@ -7,8 +7,8 @@ import { submitForReview } from "./signoff/submit-for-review";
 describe("comments", () => {
   it("threads replies, keeps the stage of the thread and the revision it was written on", async () => {
     const analyst = await makeActor(["ANALYST"]);
-    const reviewer = await makeActor(["REVIEWER"], "Rae");
-    const approver = await makeActor(["APPROVER"], "Avery");
+    const reviewer = await makeActor(["REVIEWER"], "Rae Commenter");
+    const approver = await makeActor(["APPROVER"], "Avery Commenter");
     const { decisionId } = await makeCompleteDecision(analyst);
     const draft = await createComment(reviewer, decisionId, { body: "Why this dataset?", stage: 3 });
     expect(draft.packRevisionId).toBeNull();
@@ -17,7 +17,7 @@ describe("comments", () => {
     expect(reply).toMatchObject({ stage: 3, parentId: draft.id });
     expect(reply.packRevisionId).not.toBeNull();
     const list = await listComments(reviewer, decisionId);
-    expect(list.map((c) => [c.author.name, c.stage, c.packRevision?.number ?? null])).toEqual([["Rae", 3, null], ["Avery", 3, 1]]);
+    expect(list.map((c) => [c.author.name, c.stage, c.packRevision?.number ?? null])).toEqual([["Rae Commenter", 3, null], ["Avery Commenter", 3, 1]]);
     expect(await (await db()).auditEvent.count({ where: { decisionId, action: "comment.create" } })).toBe(2);
   });
 

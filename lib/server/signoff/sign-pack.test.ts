@@ -67,10 +67,9 @@ describe("sign-off", () => {
     const uploader = await makeSigner(["APPROVER", "ANALYST"]);
     const prisma = await db();
     await prisma.import.create({ data: { decisionId, kind: "SERVING", format: "test", fileName: "bench.json", sha256: "c".repeat(64), sizeBytes: 1n, status: "SUCCEEDED", importedById: uploader.id } });
-    // The new import changed the evidence: sign against the revision that now holds it.
-    await expect(signPack(uploader, decisionId, { ...approve(goodId, revision.sha256), email: uploader.email })).rejects.toMatchObject({ code: "CONFLICT" });
-    const state = await getReviewState(uploader, decisionId);
-    await expect(signPack(uploader, decisionId, { ...approve(goodId, state.latestRevision!.sha256), email: uploader.email })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/Separation of duties/) });
+    // Refused before the password is even asked for (signingRefusal), whichever revision is named.
+    await expect(signPack(uploader, decisionId, { ...approve(goodId, revision.sha256), email: uploader.email })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/Separation of duties/) });
+    expect(await prisma.auditEvent.count({ where: { actorId: uploader.id, action: "signature.failed_password" } })).toBe(0);
     expect(await prisma.signature.count({ where: { decisionId } })).toBe(0);
   });
 
