@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { demoUser, signIn, type DemoRole } from "./helpers";
 import { cloneDemoDecision, signoffCounts } from "./signoff-fixture";
+import { acceptInvitationFromMail } from "./enrol";
 
 /**
  * The permission matrix: every page and API route × every role and signed-out, by requests to
@@ -42,6 +43,7 @@ export const PAGES: Entry[] = [
   { file: "app/decisions/[id]/edit/page.tsx", method: "GET", url: `/decisions/${DEMO}/edit`, allowed: ["analyst"] },
   { file: "app/decisions/[id]/runs/[runId]/items/page.tsx", method: "GET", url: `/decisions/${DEMO}/runs/1/items?cell=FN`, allowed: READERS },
   { file: "app/settings/page.tsx", method: "GET", url: "/settings", allowed: EVERYONE },
+  { file: "app/settings/password/page.tsx", method: "GET", url: "/settings/password", allowed: EVERYONE },
   { file: "app/audit/page.tsx", method: "GET", url: "/audit", allowed: EVERYONE },
   { file: "app/audit/page.tsx", method: "GET", url: `/audit?decision=${DEMO}&verify=1`, allowed: EVERYONE },
   { file: "app/admin/users/page.tsx", method: "GET", url: "/admin/users", allowed: ["admin"] },
@@ -49,6 +51,11 @@ export const PAGES: Entry[] = [
 
 export const API: Entry[] = [
   { file: "app/api/v1/decisions/route.ts", method: "GET", url: "/api/v1/decisions", allowed: READERS },
+  // An incomplete body: the admin gets past the permission check to a 422, nothing is sent.
+  { file: "app/api/v1/invitations/route.ts", method: "POST", url: "/api/v1/invitations", body: { name: "No Email" }, allowed: ["admin"] },
+  { file: "app/api/v1/users/[id]/route.ts", method: "PATCH", url: "/api/v1/users/no-such-user", body: { active: false }, allowed: ["admin"] },
+  // A mismatched confirmation: every signed-in user gets past the permission check to a 422.
+  { file: "app/api/v1/account/password/route.ts", method: "POST", url: "/api/v1/account/password", body: { currentPassword: "x", newPassword: "a-long-new-password", confirm: "different" }, allowed: EVERYONE },
   // An incomplete body: the analyst gets past the permission check to a 422, nothing is created.
   { file: "app/api/v1/decisions/route.ts", method: "POST", url: "/api/v1/decisions", body: { description: "no title" }, allowed: ["analyst"] },
   { file: "app/api/v1/decisions/[id]/archive/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/archive`, body: { archived: true }, allowed: ["analyst"] },
@@ -81,14 +88,14 @@ export const API: Entry[] = [
     file: "app/api/v1/decisions/[id]/signatures/route.ts",
     method: "POST",
     url: `/api/v1/decisions/${MISSING}/signatures`,
-    body: { meaning: "APPROVAL", candidateId: "x", reason: "because", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    body: { meaning: "APPROVAL", candidateId: "x", reason: "because", email: "approver1@verdict.demo", password: "irrelevant", revisionSha256: "0".repeat(64) },
     allowed: ["approver1"],
   },
   {
     file: "app/api/v1/decisions/[id]/signatures/route.ts",
     method: "POST",
     url: `/api/v1/decisions/${MISSING}/signatures`,
-    body: { meaning: "REVIEW", reason: "because", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    body: { meaning: "REVIEW", reason: "because", email: "reviewer@verdict.demo", password: "irrelevant", revisionSha256: "0".repeat(64) },
     allowed: ["reviewer"],
   },
   { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/comments`, allowed: READERS },
@@ -106,7 +113,7 @@ export const API: Entry[] = [
 ];
 
 /** Files under app/ that need no entry: public pages and Auth.js's own handler. */
-const PUBLIC_FILES = ["app/sign-in/page.tsx", "app/api/auth/[...nextauth]/route.ts"];
+const PUBLIC_FILES = ["app/sign-in/page.tsx", "app/api/auth/[...nextauth]/route.ts", "app/invite/page.tsx", "app/api/v1/invitations/accept/route.ts"];
 
 const contexts = new Map<Who, APIRequestContext>();
 
@@ -287,6 +294,7 @@ test("every sign-off server action is refused to the roles that may not send it"
     const dialog = p.getByRole("dialog");
     await dialog.getByLabel("Candidate approved").selectOption({ label: "Sentry-Guard-13B" });
     await dialog.getByLabel("Reason").fill("best at our prevalence");
+    await dialog.getByLabel("Email (yours, to sign)").fill(demoUser("approver1").email);
     await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
     await dialog.getByRole("button", { name: "Approve Sentry-Guard-13B", exact: true }).click();
   }, (p) => expect(p.getByTestId("signature-row")).toHaveCount(1));
@@ -309,13 +317,14 @@ test("the admin's user actions are refused to every other role and signed out", 
   test.setTimeout(120_000);
   const email = `matrix-${Date.now()}@verdict.test`;
   const create = await capture(browser, "admin", "/admin/users", async (p) => {
-    const form = p.locator("form", { has: p.getByRole("button", { name: "Create user" }) });
-    await form.getByLabel("Printed name").fill("Matrix Person");
+    const form = p.locator("form", { has: p.getByRole("button", { name: "Send invitation" }) });
+    await form.getByLabel("Printed name").fill(`Matrix Person ${Date.now()}`);
     await form.getByLabel("Email").fill(email);
-    await form.getByLabel("Initial password").fill("a-long-enough-password");
     await form.getByLabel("reviewer").check();
-    await form.getByRole("button", { name: "Create user" }).click();
+    await form.getByRole("button", { name: "Send invitation" }).click();
   }, (p) => expect(p.getByRole("cell", { name: email, exact: true })).toBeVisible());
+  // The invitation is accepted, so the roles form of the new user exists.
+  await acceptInvitationFromMail(browser, email, "a-long-enough-password");
   const roles = await capture(browser, "admin", "/admin/users", async (p) => {
     const form = p.getByRole("form", { name: `Roles of ${email}` });
     await form.getByLabel("approver").check();

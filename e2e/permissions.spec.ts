@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
+import { acceptInvitationFromMail } from "./enrol";
 
 test("the server refuses a reviewer's analyst-only mutation and changes nothing", async ({ page, baseURL }) => {
   await signIn(page, "reviewer");
@@ -42,16 +43,18 @@ test("a reviewer gets the 403 page for the admin area; the API without a session
   await anonymous.dispose();
 });
 
-test("the admin creates a user with roles; the page never shows a password hash", async ({ page }) => {
+test("the admin invites a user with roles; the page never shows the link nor a password hash", async ({ page, browser }) => {
   await signIn(page, "admin", "/admin/users");
   const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@verdict.test`;
-  const form = page.locator("form", { has: page.getByRole("button", { name: "Create user" }) });
-  await form.getByLabel("Printed name").fill("Eve Example");
+  const form = page.locator("form", { has: page.getByRole("button", { name: "Send invitation" }) });
+  await form.getByLabel("Printed name").fill(`Eve Example ${Date.now()}`);
   await form.getByLabel("Email").fill(email);
-  await form.getByLabel("Initial password").fill("a-long-enough-password");
   await form.getByLabel("reviewer").check();
-  await form.getByRole("button", { name: "Create user" }).click();
-  await expect(form.getByRole("status")).toContainText(`Created ${email}`);
+  await form.getByRole("button", { name: "Send invitation" }).click();
+  await expect(form.getByRole("status")).toContainText(`Invitation sent to ${email}`);
   await expect(page.getByRole("cell", { name: email, exact: true })).toBeVisible();
-  expect(await page.content()).not.toMatch(/\$argon2/);
+  expect(await page.content()).not.toMatch(/vdi_|\$argon2/);
+  await acceptInvitationFromMail(browser, email, "a-long-enough-password");
+  await page.reload();
+  await expect(page.getByRole("form", { name: `Roles of ${email}` })).toBeVisible();
 });

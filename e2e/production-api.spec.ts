@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { enrolByOperator } from "./enrol";
 
 /**
  * The JSON API of a decision from scratch, on the production server (`npm start`, empty database,
@@ -19,10 +20,11 @@ function verdict(args: string[], env: Record<string, string> = {}) {
   return out.stdout.trim();
 }
 
-/** A user made by the operator command, and an API token for them (shown once on stdout). */
-function userWithToken(role: string): string {
-  const email = `${role.toLowerCase()}-${randomUUID().slice(0, 8)}@acme.test`;
-  verdict(["user", "create", "--email", email, "--name", `API ${role}`, "--roles", role], { VERDICT_PASSWORD: "a long enough password 42" });
+/** A user enrolled by the operator's invitation (e2e/enrol.ts), and an API token for them (shown once on stdout). */
+async function userWithToken(baseURL: string, role: string): Promise<string> {
+  const id = randomUUID().slice(0, 8);
+  const email = `${role.toLowerCase()}-${id}@acme.test`;
+  await enrolByOperator(baseURL, DATABASE_URL, { email, name: `API ${role} ${id}`, roles: [role], password: "a long enough password 42" });
   return verdict(["token", "create", "--email", email]);
 }
 
@@ -49,8 +51,8 @@ let analyst: APIRequestContext;
 let reviewer: APIRequestContext;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
-  analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${userWithToken("ANALYST")}` } });
-  reviewer = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${userWithToken("REVIEWER")}` } });
+  analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${await userWithToken(baseURL!, "ANALYST")}` } });
+  reviewer = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${await userWithToken(baseURL!, "REVIEWER")}` } });
 });
 
 test.afterAll(async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { enrolByOperator } from "./enrol";
 
 /**
  * The drill-down on the production server (`npm start`, empty database, no demo): a decision built
@@ -17,10 +18,9 @@ function verdict(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, ...env }, encoding: "utf8" });
 }
 
-function user(role: string) {
+async function user(baseURL: string, role: string) {
   const email = `drill-${role.toLowerCase()}-${randomUUID().slice(0, 8)}@acme.test`;
-  const created = verdict(["user", "create", "--email", email, "--name", `Drill ${role}`, "--roles", role], { VERDICT_PASSWORD: PASSWORD });
-  expect(created.status, created.stderr).toBe(0);
+  await enrolByOperator(baseURL, DATABASE_URL, { email, name: `Drill ${role} ${email.split("-")[2]!.split("@")[0]}`, roles: [role], password: PASSWORD });
   const token = verdict(["token", "create", "--email", email]);
   expect(token.status, token.stderr).toBe(0);
   return { email, token: token.stdout.trim() };
@@ -51,9 +51,9 @@ let reviewerEmail = "";
 let reviewerToken = "";
 
 test.beforeAll(async ({ playwright, baseURL }) => {
-  const a = user("ANALYST");
-  const r = user("REVIEWER");
-  const o = user("ADMIN");
+  const a = await user(baseURL!, "ANALYST");
+  const r = await user(baseURL!, "REVIEWER");
+  const o = await user(baseURL!, "ADMIN");
   reviewerEmail = r.email;
   reviewerToken = r.token;
   analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${a.token}` } });

@@ -3,12 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { enrolByInvitation } from "./enrol";
 
 /**
  * The production journey: `npm start` on an empty database without demo mode (the "production"
  * project's server, scripts/e2e-production-server.ts). The operator creates the first admin with
  * `verdict user create`; everything after that happens in the browser, one context per person —
- * the admin creates the analyst, the reviewer and two approvers; the analyst creates a decision,
+ * the admin invites the analyst, the reviewer and two approvers, who each set their own password
+ * on the mailed link (e2e/enrol.ts); the analyst creates a decision,
  * imports a real Open LLM Leaderboard v2 table and a real Chatbot Arena CSV, shortlists three
  * models found in both, writes their rationale and resemblance answers, uploads a labelled
  * dataset, each candidate's predictions and serving benchmark, and submits; the reviewer reviews;
@@ -162,22 +164,19 @@ test.describe.serial("production journey", () => {
     expect(out.stdout).toContain(`Created ${admin.email} (ADMIN).`);
   });
 
-  test("the admin creates the analyst, the reviewer and two approvers", async ({ browser }) => {
+  test("the admin invites the analyst, the reviewer and two approvers; each sets their own password", async ({ browser }) => {
+    test.setTimeout(120_000);
     const page = await as(browser, "admin");
     await page.goto("/admin/users");
-    await expect(page.getByRole("table").getByText(PEOPLE.admin.email)).toBeVisible();
-    const form = page.getByRole("region", { name: "Create a user" });
+    await expect(page.getByRole("table").first().getByText(PEOPLE.admin.email)).toBeVisible();
     for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const) {
-      const person = PEOPLE[who];
-      await form.getByLabel("Printed name").fill(person.name);
-      await form.getByLabel("Email").fill(person.email);
-      await form.getByLabel("Initial password").fill(person.password);
-      await form.getByRole("checkbox", { name: person.role.toLowerCase(), exact: true }).check();
-      await form.getByRole("button", { name: "Create user" }).click();
-      await expect(form.getByRole("status")).toHaveText(`Created ${person.email}.`);
-      await expect(page.getByRole("table").getByText(person.email)).toBeVisible();
+      const { role, ...person } = PEOPLE[who];
+      await enrolByInvitation(page, browser, { ...person, roles: [role] });
     }
-    await expect(page.getByRole("table").getByRole("row")).toHaveCount(1 + 5);
+    await page.goto("/admin/users");
+    const users = page.getByRole("table").filter({ has: page.getByText("5 users") });
+    for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const) await expect(users.getByText(PEOPLE[who].email)).toBeVisible();
+    await expect(users.getByRole("row")).toHaveCount(1 + 5);
   });
 
   test("the analyst starts from an empty list and creates a decision", async ({ browser }) => {
@@ -322,12 +321,15 @@ test.describe.serial("production journey", () => {
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByLabel("Meaning of the signature")).toHaveValue("REVIEW");
     await dialog.getByLabel("Reason").fill("Checked every stage against the uploaded files; the evidence supports a decision.");
+    await dialog.getByLabel("Email (yours, to sign)").fill(PEOPLE.reviewer.email);
     await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE.reviewer.password);
     await dialog.getByRole("button", { name: "Sign as reviewed", exact: true }).click();
     await expect(dialog).toBeHidden();
     const rows = page.getByTestId("signature-row");
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(PEOPLE.reviewer.name);
+    // The signature manifests the login email beside the printed name.
+    await expect(rows.first().getByTestId("signer-email")).toHaveText(PEOPLE.reviewer.email);
   });
 
   test("both approvers approve the same candidate and the decision is approved", async ({ browser }) => {
@@ -349,6 +351,7 @@ test.describe.serial("production journey", () => {
       await expect(dialog.getByRole("note")).toContainText(`${CHOICE.name} passes all`);
       await expect(dialog.getByLabel(/^Waiver/)).toHaveCount(0);
       await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2 % with recall above the floor; meets every serving SLO (${PEOPLE[who].name}).`);
+      await dialog.getByLabel("Email (yours, to sign)").fill(PEOPLE[who].email);
       await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE[who].password);
       // The button names the candidate the signature approves.
       await dialog.getByRole("button", { name: `Approve ${CHOICE.name}`, exact: true }).click();
@@ -384,10 +387,13 @@ test.describe.serial("production journey", () => {
     for (const who of ["approverA", "approverB"] as const) {
       const row = text.split("\n").find((line) => line.includes(PEOPLE[who].name) && line.includes("Approval"));
       expect(row, `${PEOPLE[who].name}'s approval in the PDF's signature table`).toContain(CHOICE.name);
+      // The signer's email under the printed name (its start: the narrow column may wrap the rest).
+      expect(text, "the signer's email beside the printed name").toContain(PEOPLE[who].email.slice(0, 10));
     }
     // The JSON export says the same: two distinct approvers approved that candidate.
-    const approvals = (pack.packRevisions as { signatures: { meaning: string; printedName: string; candidateId: string | null }[] }[]).flatMap((r) => r.signatures).filter((sig) => sig.meaning === "APPROVAL");
+    const approvals = (pack.packRevisions as { signatures: { meaning: string; printedName: string; signerEmail: string; candidateId: string | null }[] }[]).flatMap((r) => r.signatures).filter((sig) => sig.meaning === "APPROVAL");
     expect(new Set(approvals.map((sig) => sig.printedName))).toEqual(new Set([PEOPLE.approverA.name, PEOPLE.approverB.name]));
+    expect(new Set(approvals.map((sig) => sig.signerEmail))).toEqual(new Set([PEOPLE.approverA.email, PEOPLE.approverB.email]));
     const chosen = pack.evidence.candidates.find((c: { name: string }) => c.name === CHOICE.name);
     expect(approvals.every((sig) => sig.candidateId === chosen.id)).toBe(true);
   });

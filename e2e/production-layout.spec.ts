@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { enrolByOperator } from "./enrol";
 import { expectChartsFit, expectLabelsSpaced, expectNoPageScroll, expectNoSeriousAxeViolations, expectSignOutReachable, PHONE, settled, WIDE } from "./layout-checks";
 
 /**
@@ -46,7 +47,7 @@ let decisionId = "";
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   email = `layout-${randomUUID().slice(0, 8)}@acme.test`;
-  verdict(["user", "create", "--email", email, "--name", "Layout Analyst", "--roles", "ANALYST"], { VERDICT_PASSWORD: PASSWORD });
+  await enrolByOperator(baseURL!, DATABASE_URL, { email, name: `Layout Analyst ${email.slice(7, 15)}`, roles: ["ANALYST"], password: PASSWORD });
   api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${verdict(["token", "create", "--email", email])}` } });
   const created = await api.post("/api/v1/decisions", {
     data: {

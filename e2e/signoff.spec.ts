@@ -19,6 +19,7 @@ async function approve(page: Page, role: DemoRole, candidate: string) {
   await dialog.getByLabel("Meaning of the signature").selectOption("APPROVAL");
   await dialog.getByLabel("Candidate approved").selectOption({ label: candidate });
   await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2% above the recall floor; meets every SLO (${role}).`);
+  await dialog.getByLabel("Email (yours, to sign)").fill(demoUser(role).email);
   await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser(role).password);
   await dialog.getByRole("button", { name: `Approve ${candidate}`, exact: true }).click();
 }
@@ -108,11 +109,14 @@ test("the sign dialog preselects no candidate, names the chosen one on its butto
   const waiverText = "Recall below the floor is accepted: every item it misses goes to the human queue anyway.";
   await reason.fill(reasonText);
   await waiver.fill(waiverText);
+  // Both components of the signature (§11.200): the approver's email and password.
+  await dialog.getByLabel("Email (yours, to sign)").fill(demoUser("approver1").email);
   await password.fill("not-my-password");
   await dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true }).click();
 
   // A wrong password records nothing and keeps what was chosen and written.
-  await expect(dialog.getByText("The password is not correct")).toBeVisible();
+  await expect(dialog.getByText("The email or password is not correct")).toBeVisible();
+  await expect(dialog.getByLabel("Email (yours, to sign)")).toHaveValue(demoUser("approver1").email);
   await expect(candidate.locator("option:checked")).toHaveText(LEADER);
   await expect(reason).toHaveValue(reasonText);
   await expect(waiver).toHaveValue(waiverText);

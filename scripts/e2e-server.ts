@@ -7,6 +7,8 @@
 import { spawn } from "node:child_process";
 import { appRoleUrl, recreateDatabase } from "../test/database.ts";
 import { run, nextBin, demoAuthSecret } from "./lib.ts";
+import { rmSync } from "node:fs";
+import { e2eMailDir, startSmtpSink } from "../test/smtp-sink.ts";
 
 async function main() {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e";
@@ -15,9 +17,13 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, VERDICT_DEMO: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
   if (process.env.E2E_SKIP_BUILD !== "1") await run(process.execPath, [nextBin(), "build"], env);
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
-  const appEnv = { ...env };
+  // Invitations go to a local SMTP sink whose mails the specs read (e2e/enrol.ts).
+  const port = process.env.E2E_PORT ?? "3210";
+  rmSync(e2eMailDir(port), { recursive: true, force: true });
+  const sink = await startSmtpSink(e2eMailDir(port));
+  const appEnv: NodeJS.ProcessEnv = { ...env, VERDICT_SMTP_URL: sink.url, VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>", VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}` };
   delete appEnv.DATABASE_MIGRATION_URL; // the owner's connection stays with the migration step
-  const child = spawn(process.execPath, [nextBin(), "start", "-p", process.env.E2E_PORT ?? "3210", "-H", "127.0.0.1"], { stdio: "inherit", env: appEnv });
+  const child = spawn(process.execPath, [nextBin(), "start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env: appEnv });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 
@@ -48,3 +49,6 @@ export function invitationLinkIn(raw: string): string | null {
   const text = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return text.match(/https?:\/\/\S+\/invite\?token=vdi_[A-Za-z0-9_-]+/)?.[0] ?? null;
 }
+
+/** Where an e2e server's SMTP sink writes the mails of the app on `port` (the specs read them there). */
+export const e2eMailDir = (port: number | string) => path.join(tmpdir(), `verdict-e2e-mail-${port}`);

@@ -26,13 +26,15 @@ const CANDIDATE_CHANGES = ["candidate.create", "candidate.update", "candidate.re
 export interface SigningContext {
   actor: Actor;
   decisionId: string;
-  revision: { number: number; createdAt: Date };
+  /** Null when the decision has no revision (or does not exist): only the session rule applies. */
+  revision: { number: number; createdAt: Date } | null;
   meaning: SignatureMeaning;
   request: RequestInfo;
 }
 
 export async function signingRefusal(tx: Tx, { actor, decisionId, revision, meaning, request }: SigningContext): Promise<string | null> {
   if (request.via === "token") return "Signatures are made only in an interactive session: sign in the browser and sign there. API tokens cannot sign.";
+  if (!revision) return null;
 
   const frozen = `revision ${revision.number} was frozen (${revision.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
   const user = await tx.user.findUnique({ where: { id: actor.id }, select: { createdAt: true, approverSince: true } });

@@ -41,17 +41,18 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   const waiver = input.waiver?.trim() || null;
 
   const prisma = await db();
+  // Who may not sign this pack is refused before anything else, and before any password attempt
+  // (and again under the lock).
+  const refusedEarly = await prisma.$transaction(async (tx) => {
+    const latest = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { number: true, createdAt: true } });
+    return signingRefusal(tx, { actor, decisionId, revision: latest, meaning: input.meaning, request });
+  });
+  if (refusedEarly) throw forbiddenError(refusedEarly);
+
   // Before asking argon2: a decision that is not there or not in review takes no password attempt.
   const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
   if (!target) throw notFoundError("The decision");
   if (target.status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
-
-  // Who may not sign this pack is refused before any password attempt (and again under the lock).
-  const refusedEarly = await prisma.$transaction(async (tx) => {
-    const latest = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { number: true, createdAt: true } });
-    return latest ? signingRefusal(tx, { actor, decisionId, revision: latest, meaning: input.meaning, request }) : null;
-  });
-  if (refusedEarly) throw forbiddenError(refusedEarly);
 
   await verifySigningPassword(actor, input.email, input.password, request);
 
