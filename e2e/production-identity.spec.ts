@@ -81,7 +81,7 @@ test.describe.serial("identity on the production server", () => {
     await user.goto("/settings");
     await expect(user).toHaveURL(/\/sign-in/);
     expect((await api.get("/api/v1/decisions")).status()).toBe(401);
-    await signIn(page, admin, "/admin/users"); // the admin's own session is untouched
+    await page.goto("/admin/users"); // the admin's own session is untouched
     await page.getByRole("form", { name: `Account of ${approver.email}` }).getByRole("button", { name: `Reactivate ${approver.email}` }).click();
     await expect(page.getByRole("form", { name: `Account of ${approver.email}` }).getByRole("status")).toContainText("reactivated");
     await signIn(user, approver);
