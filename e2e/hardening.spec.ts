@@ -64,9 +64,11 @@ async function withDb<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 
 /** A user of this spec's own, so its wrong passwords disturb no other spec. */
 async function makeUser(password: string) {
-  const email = `hardening-${randomUUID().slice(0, 8)}@verdict.test`;
+  const id = randomUUID().slice(0, 8);
+  const email = `hardening-${id}@verdict.test`;
   const passwordHash = await hash(password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-  await withDb((c) => c.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, 'Hardening Reviewer', $3, '{REVIEWER}', now())`, [randomUUID(), email, passwordHash]));
+  // Printed names are unique among active users.
+  await withDb((c) => c.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, $3, $4, '{REVIEWER}', now())`, [randomUUID(), email, `Hardening Reviewer ${id}`, passwordHash]));
   return email;
 }
 

@@ -175,7 +175,7 @@ test.describe.serial("production journey", () => {
     }
     await page.goto("/admin/users");
     const users = page.getByRole("table").filter({ has: page.getByText("5 users") });
-    for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const) await expect(users.getByText(PEOPLE[who].email)).toBeVisible();
+    for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const) await expect(users.getByRole("cell", { name: PEOPLE[who].email, exact: true })).toBeVisible();
     await expect(users.getByRole("row")).toHaveCount(1 + 5);
   });
 
