@@ -51,6 +51,8 @@ let analyst: APIRequestContext;
 let reviewer: APIRequestContext;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
+  // Each user is enrolled by the operator's invitation and accepted over HTTP (argon2), then given a token: CLI processes on a busy machine.
+  test.setTimeout(120_000);
   analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${await userWithToken(baseURL!, "ANALYST")}` } });
   reviewer = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${await userWithToken(baseURL!, "REVIEWER")}` } });
 });

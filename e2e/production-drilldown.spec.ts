@@ -51,6 +51,8 @@ let reviewerEmail = "";
 let reviewerToken = "";
 
 test.beforeAll(async ({ playwright, baseURL }) => {
+  // Each user is enrolled by the operator's invitation and accepted over HTTP (argon2), then given a token: CLI processes on a busy machine.
+  test.setTimeout(120_000);
   const a = await user(baseURL!, "ANALYST");
   const r = await user(baseURL!, "REVIEWER");
   const o = await user(baseURL!, "ADMIN");

@@ -48,7 +48,7 @@ interface Bundle {
   format: string;
   decision: { id: string; status: string; quorum: number };
   revisions: Array<{ id: string; number: number; sha256: string; canonicalJson: string; supersededAt: string | null }>;
-  signatures: Array<{ id: string; packRevisionId: string; revisionSha256: string; signerId: string; printedName: string; meaning: string; candidateId: string | null; reason: string; signedAt: string }>;
+  signatures: Array<{ id: string; packRevisionId: string; revisionSha256: string; signerId: string; printedName: string; signerEmail?: string | null; meaning: string; candidateId: string | null; reason: string; signedAt: string }>;
   audit: {
     genesisHash: string;
     events: Array<{ id: string; actorId: string | null; actorRoles: string[]; action: string; entityType: string; entityId: string; decisionId: string | null; before: Json; after: Json; ip: string | null; userAgent: string | null; createdAt: string; prevHash: string; hash: string }>;
@@ -109,7 +109,7 @@ export function verifyBundle(bundle: Bundle): Report {
     else if (r !== latest) notes.push(`signature of ${s.printedName} (${s.meaning}) is on superseded revision ${r.number}`);
     const after = created.get(s.id) as Record<string, Json> | undefined;
     if (!after) problems.push(`signature ${s.id} (${s.printedName}) has no signature.create audit event`);
-    else if (after.revisionSha256 !== s.revisionSha256 || after.signerId !== s.signerId || after.meaning !== s.meaning || (after.candidateId ?? null) !== s.candidateId || after.reason !== s.reason) {
+    else if (after.revisionSha256 !== s.revisionSha256 || after.signerId !== s.signerId || after.meaning !== s.meaning || (after.candidateId ?? null) !== s.candidateId || after.reason !== s.reason || ("signerEmail" in after && after.signerEmail !== (s.signerEmail ?? null))) {
       problems.push(`signature ${s.id} (${s.printedName}) differs from what its audit event recorded`);
     }
   }
