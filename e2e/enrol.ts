@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, request, test, type Browser, type Page } from "@playwright/test";
 import { e2eMailDir, invitationLinkIn, mailsTo } from "../test/smtp-sink";
 
 /**
@@ -78,6 +78,12 @@ export async function enrolByOperator(baseURL: string, databaseUrl: string, pers
   expect(out.status, out.stderr).toBe(0);
   const token = out.stdout.match(/\/invite\?token=(vdi_[\w-]+)/)?.[1];
   expect(token, out.stdout).toBeTruthy();
-  const res = await fetch(new URL("/api/v1/invitations/accept", baseURL), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, password: person.password, confirm: person.password }) });
-  expect(res.status, await res.clone().text()).toBe(201);
+  // A context of its own per call: no kept-alive socket the server may have closed meanwhile.
+  const http = await request.newContext({ baseURL });
+  try {
+    const res = await http.post("/api/v1/invitations/accept", { data: { token, password: person.password, confirm: person.password } });
+    expect(res.status(), await res.text()).toBe(201);
+  } finally {
+    await http.dispose();
+  }
 }

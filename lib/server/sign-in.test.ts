@@ -24,7 +24,8 @@ async function makeUser(active = true) {
   const prisma = await db();
   passwordHash ??= await hashPassword(PASSWORD);
   const email = `${unique("signin")}@verdict.test`;
-  return prisma.user.create({ data: { email, name: "Sign In", roles: ["APPROVER"], passwordHash, active }, select: { id: true, email: true } });
+  // Printed names are unique among active users.
+  return prisma.user.create({ data: { email, name: unique("Sign In"), roles: ["APPROVER"], passwordHash, active }, select: { id: true, email: true } });
 }
 
 const at = (ip: string | null) => ({ ip, userAgent: "vitest" });
