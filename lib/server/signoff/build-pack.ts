@@ -55,7 +55,10 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
+  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, operatingRule, ...parameters } = d;
+  // The rule is frozen with the task (a change of rule is a new revision); FIXED, the rule of every
+  // pack frozen before it existed, is left out so those packs keep their exact bytes and hash.
+  const task = operatingRule === "FIXED" ? parameters : { ...parameters, operatingRule };
 
   // Results: derived from the pack's read model, read in this same transaction — the same
   // figures the page, the API and the exports state.
