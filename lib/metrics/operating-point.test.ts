@@ -145,7 +145,8 @@ describe("the operating-point rules", () => {
     let fp = 0;
     labels.forEach((y, i) => {
       const t = part[i] === 1 ? tA : tB;
-      if (scores[i]! >= t) y ? tp++ : fp++;
+      if (scores[i]! >= t && y) tp++;
+      else if (scores[i]! >= t) fp++;
     });
     expect([op.heldOut.tp, op.heldOut.fp]).toEqual([tp, fp]);
     expect(op.method).toBe("cross-fitted");

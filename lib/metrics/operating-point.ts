@@ -75,21 +75,24 @@ export const HARD_LABELS_REASON = "hard labels: one operating point, so the rule
 export function splitInHalves(labels: Labels, slices: ArrayLike<string | null> | undefined, seed: number): Uint8Array {
   const rng = new Xoshiro128(seed);
   const part = new Uint8Array(labels.length);
-  const pending = new Map<string, number>();
-  const keyOf = (i: number) => `${labels[i]}\u0000${slices?.[i] ?? ""}`;
+  const sliceIds = new Map<string | null, number>();
+  const pending: number[] = []; // per stratum (2·slice + label): the item waiting for its pair, or −1
   for (let i = 0; i < labels.length; i++) {
-    const key = keyOf(i);
-    const waiting = pending.get(key);
-    if (waiting === undefined) {
-      pending.set(key, i);
+    const slice = slices ? (slices[i] ?? null) : null;
+    let id = sliceIds.get(slice);
+    if (id === undefined) sliceIds.set(slice, (id = sliceIds.size));
+    const stratum = 2 * id + (labels[i] as number);
+    const waiting = pending[stratum] ?? -1;
+    if (waiting < 0) {
+      pending[stratum] = i;
       continue;
     }
     const coin = rng.nextUint32() & 1;
     part[waiting] = coin;
     part[i] = 1 - coin;
-    pending.delete(key);
+    pending[stratum] = -1;
   }
-  for (const i of pending.values()) part[i] = rng.nextUint32() & 1;
+  for (const i of pending) if (i !== undefined && i >= 0) part[i] = rng.nextUint32() & 1;
   return part;
 }
 
