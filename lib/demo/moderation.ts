@@ -24,6 +24,8 @@ export const demoDecision = {
   recallFloor: 0.85,
   precisionFloor: null,
   operatingThreshold: 0.5,
+  // Each candidate at its own cost-optimal threshold within the recall floor, chosen and reported by cross-fitting (issue 14).
+  operatingRule: "COST_OPTIMAL",
   sloP95E2eMs: 800,
   sloP95TtftMs: 300,
   sloMinThroughputRps: 20,
