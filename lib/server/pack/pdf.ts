@@ -353,6 +353,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
     ["Costs", `C_FN = ${d.costFn} ${d.currency}, C_FP = ${d.costFp} ${d.currency}`],
     ["Recall floor at π", String(d.recallFloor)],
     ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
+    ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
     ["Operating threshold", String(d.operatingThreshold)],
     ["SLOs", `p95 E2E ≤ ${d.sloP95E2eMs ?? "—"} ms; p95 TTFT ≤ ${d.sloP95TtftMs ?? "—"} ms; ≥ ${d.sloMinThroughputRps ?? "—"} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}; ≤ ${formatMoney(d.sloMaxCostPer1kRequests, d.currency)} per 1,000 requests`],
     ["Quorum", String(d.quorum)],
