@@ -1,6 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./helpers";
-import { cloneDemoDecision, cloneDemoPredictions } from "./signoff-fixture";
+import { cloneDemoDecision, cloneDemoPredictions, e2eDatabaseUrl } from "./signoff-fixture";
+import pg from "pg";
+
+async function setOperatingRule(decisionId: string, rule: string) {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`UPDATE "Decision" SET "operatingRule" = $2::"OperatingRule" WHERE id = $1`, [decisionId, rule]);
+  } finally {
+    await client.end();
+  }
+}
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
 
@@ -71,6 +82,9 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   const id = `e2e-what-if-${Date.now()}`;
   await cloneDemoDecision(id, "E2E what-if decision");
   await cloneDemoPredictions(id);
+  // A saved threshold is every run's threshold under the fixed rule; under the demo's cost-optimal
+  // rule each run keeps the threshold the rule chooses (issue 14).
+  await setOperatingRule(id, "FIXED");
   await signIn(page, "analyst", `/decisions/${id}`);
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
   await page.getByRole("button", { name: /Save t = 0.45/ }).click();
