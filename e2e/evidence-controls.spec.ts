@@ -1,6 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./helpers";
-import { cloneDemoDecision, cloneDemoPredictions } from "./signoff-fixture";
+import { cloneDemoDecision, cloneDemoPredictions, e2eDatabaseUrl } from "./signoff-fixture";
+import pg from "pg";
+
+async function setOperatingRule(decisionId: string, rule: string) {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`UPDATE "Decision" SET "operatingRule" = $2::"OperatingRule" WHERE id = $1`, [decisionId, rule]);
+  } finally {
+    await client.end();
+  }
+}
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
 
@@ -27,7 +38,9 @@ test("the threshold and prevalence controls update the stress test at once, exac
   const atlas = pack.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
   const run = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id);
   const row = await atlasRow(page);
-  await expect(row).toContainText(run.metrics.report.reweighted.precision.toFixed(3));
+  // The stored figures are the held-out ones at the threshold the demo's rule chose (issue 14).
+  const storedPrecision = (run.metrics.operatingPoint?.applies ? run.metrics.operatingPoint.heldOut.precision : run.metrics.report.reweighted.precision).toFixed(3);
+  await expect(row).toContainText(storedPrecision);
 
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.3");
   const e = expectedAt(run.metrics.curves.roc, 0.3, 0.02);
@@ -46,7 +59,7 @@ test("the threshold and prevalence controls update the stress test at once, exac
   // A reviewer may explore but not save.
   await expect(page.getByRole("button", { name: /Save t =/ })).toHaveCount(0);
   await page.getByRole("button", { name: /Back to the stored values/ }).click();
-  await expect(row).toContainText(run.metrics.report.reweighted.precision.toFixed(3));
+  await expect(row).toContainText(storedPrecision);
   await expect(page.getByTestId("what-if-status")).toContainText("stored values");
 });
 
@@ -69,6 +82,9 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   const id = `e2e-what-if-${Date.now()}`;
   await cloneDemoDecision(id, "E2E what-if decision");
   await cloneDemoPredictions(id);
+  // A saved threshold is every run's threshold under the fixed rule; under the demo's cost-optimal
+  // rule each run keeps the threshold the rule chooses (issue 14).
+  await setOperatingRule(id, "FIXED");
   await signIn(page, "analyst", `/decisions/${id}`);
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
   await page.getByRole("button", { name: /Save t = 0.45/ }).click();

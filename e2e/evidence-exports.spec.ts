@@ -23,7 +23,13 @@ test("a reviewer downloads the pack as PDF and as JSON holding the page's figure
   }
   const name = (id: string) => pack.evidence.candidates.find((c: { id: string }) => c.id === id).name;
   const fell = Object.fromEntries(pack.results.funnel.map((f: { candidateId: string; fellAt: number | null }) => [name(f.candidateId), f.fellAt]));
-  expect(fell["Atlas-70B-Instruct"]).toBe(4);
+  // Each candidate at its own cost-optimal threshold (issue 14): the leader meets the recall floor
+  // there, at a higher cost; Lynx misses it on held-out items.
+  expect(fell["Atlas-70B-Instruct"]).toBeNull();
+  expect(fell["Lynx-8B"]).toBe(4);
+  for (const op of pack.operatingPoints) {
+    expect(op).toMatchObject({ rule: "COST_OPTIMAL", threshold: expect.any(Number), heldOut: { recall: expect.any(Number), expectedCostPer1k: expect.any(Number) } });
+  }
   expect(fell["Orca-34B"]).toBe(5);
   expect(fell["Sentry-Guard-13B"]).toBeNull();
   expect(name(pack.results.bestCandidateId)).toBe("Sentry-Guard-13B");

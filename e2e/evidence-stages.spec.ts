@@ -40,9 +40,22 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
   }
   await expect(page.getByTestId("dataset")).toContainText("20,000 items");
 
-  // Stage 4: figures at π, the slices that sink the leaderboard leader, and its recall floor miss.
+  // Stage 4: each candidate's operating point (issue 14) — its own threshold, how chosen, in-sample
+  // beside held out — and the held-out figures at π, where Lynx misses the recall floor.
+  const points = page.getByTestId("operating-points");
+  for (const c of pack.candidates) {
+    const op = pack.runs.find((r: { candidateId: string }) => r.candidateId === c.id).metrics.operatingPoint;
+    const row = points.locator(`tr[data-candidate="${c.name}"]`);
+    await expect(row).toContainText(String(op.threshold));
+    await expect(row).toContainText("cross-fitted");
+    await expect(row).toContainText(op.heldOut.recall.toFixed(3));
+    await expect(row).toContainText(op.inSample.recall.toFixed(3));
+  }
+  await expect(page.getByTestId("operating-rule")).toContainText("Cost-optimal within the floors");
+  await expect(points.locator('tr[data-candidate="Lynx-8B"]')).toContainText("misses the recall floor by");
   const stress = page.getByTestId("stress-figures");
-  await expect(stress.locator('tr[data-candidate="Atlas-70B-Instruct"]')).toContainText("✗ missed");
+  await expect(stress.locator('tr[data-candidate="Lynx-8B"]')).toContainText("✗ missed");
+  await expect(stress.locator('tr[data-candidate="Atlas-70B-Instruct"]')).toContainText("✓ met");
   await expect(page.getByTestId("slice-recall")).toContainText("self-harm");
   await expect(page.getByTestId("slice-recall")).toContainText("scam");
 

@@ -204,6 +204,10 @@ test.describe.serial("production journey", () => {
     const field = (label: string) => page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
     for (const [label, value] of Object.entries(fields)) await field(label).fill(value);
     await expect(field("Quorum of approvers")).toHaveValue("2");
+    // New decisions choose each candidate's threshold by the cost-optimal rule; this journey's
+    // candidates are built around one fixed 0.5 threshold (see CANDIDATES), so it says so.
+    await expect(field("Operating-point rule")).toHaveValue("COST_OPTIMAL");
+    await field("Operating-point rule").selectOption("FIXED");
     await page.getByRole("button", { name: "Create the decision" }).click();
     await expect(page).toHaveURL(/\/decisions\/[^/]+\/edit\?created=1$/);
     decisionId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);

@@ -4,7 +4,8 @@ import { cloneDemoDecision, importLeaderboardScore, signoffCounts } from "./sign
 
 const CHOICE = "Sentry-Guard-13B";
 // The leaderboard leader: first on MMLU, below the recall floor at π.
-const LEADER = "Atlas-70B-Instruct";
+// At its own cost-optimal threshold Lynx misses the recall floor on held-out items (issue 14).
+const FAILS_RECALL = "Lynx-8B";
 
 async function as(browser: Browser, role: DemoRole, path: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -102,9 +103,9 @@ test("the sign dialog preselects no candidate, names the chosen one on its butto
   await expect(dialog.getByRole("button", { name: `Approve ${CHOICE}`, exact: true })).toBeEnabled();
   await expect(dialog.getByText(`${CHOICE} passes all`)).toBeVisible();
   await expect(waiver).toHaveCount(0);
-  // …and one for the leaderboard leader, which fails the recall floor.
-  await candidate.selectOption({ label: LEADER });
-  await expect(dialog.getByRole("note").filter({ hasText: `${LEADER} fails: Recall ≥ 0.85 at π` })).toBeVisible();
+  // …and one for a candidate that fails the recall floor.
+  await candidate.selectOption({ label: FAILS_RECALL });
+  await expect(dialog.getByRole("note").filter({ hasText: `${FAILS_RECALL} fails: Recall ≥ 0.85 at π` })).toBeVisible();
   const reasonText = "The recall shortfall is covered by a second-line human review of every flagged item.";
   const waiverText = "Recall below the floor is accepted: every item it misses goes to the human queue anyway.";
   await reason.fill(reasonText);
@@ -112,26 +113,26 @@ test("the sign dialog preselects no candidate, names the chosen one on its butto
   // Both components of the signature (§11.200): the approver's email and password.
   await dialog.getByLabel("Email (yours, to sign)").fill(demoUser("approver1").email);
   await password.fill("not-my-password");
-  await dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true }).click();
+  await dialog.getByRole("button", { name: `Approve ${FAILS_RECALL}`, exact: true }).click();
 
   // A wrong password records nothing and keeps what was chosen and written.
   await expect(dialog.getByText("The email or password is not correct")).toBeVisible();
   await expect(dialog.getByLabel("Email (yours, to sign)")).toHaveValue(demoUser("approver1").email);
-  await expect(candidate.locator("option:checked")).toHaveText(LEADER);
+  await expect(candidate.locator("option:checked")).toHaveText(FAILS_RECALL);
   await expect(reason).toHaveValue(reasonText);
   await expect(waiver).toHaveValue(waiverText);
   await expect(password).toHaveValue("");
   await expect(password).toBeFocused();
-  await expect(dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: `Approve ${FAILS_RECALL}`, exact: true })).toBeVisible();
   expect((await signoffCounts(id)).signatures).toBe(0);
 
   // The right password signs for the candidate on the button, with the waiver.
   await password.fill(demoUser("approver1").password);
-  await dialog.getByRole("button", { name: `Approve ${LEADER}`, exact: true }).click();
+  await dialog.getByRole("button", { name: `Approve ${FAILS_RECALL}`, exact: true }).click();
   await expect(dialog).toBeHidden();
   const rows = approver.getByTestId("signature-row");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText(LEADER);
+  await expect(rows.first()).toContainText(FAILS_RECALL);
   await expect(rows.first()).toContainText(waiverText);
-  await expect(approver.getByText(`${LEADER} 1/2`)).toBeVisible();
+  await expect(approver.getByText(`${FAILS_RECALL} 1/2`)).toBeVisible();
 });

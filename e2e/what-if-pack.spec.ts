@@ -3,7 +3,8 @@ import { formatMoney } from "../lib/format";
 import { signIn } from "./helpers";
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
-type Run = { candidateId: string; metrics: { curves: { roc: Roc }; report: { atThreshold: { tp: number; fp: number } }; positives: number; negatives: number } };
+type Counts = { tp: number; fp: number };
+type Run = { candidateId: string; metrics: { curves: { roc: Roc }; report: { atThreshold: Counts }; operatingPoint?: { applies: boolean; heldOut?: Counts }; positives: number; negatives: number } };
 type Pack = {
   decision: { prevalence: number; costFn: number; costFp: number; currency: string; recallFloor: number };
   candidates: { id: string; name: string }[];
@@ -78,14 +79,16 @@ test("the what-if moves the gates, the funnel, the total cost and the verdict ba
   const whatIf = await shown(page);
   for (const part of ["band", "gates", "funnel", "total"] as const) expect(whatIf[part], part).not.toBe(stored[part]);
 
-  // Another prevalence at each candidate's stored threshold: precision and cost re-weighted, recall unchanged.
+  // Another prevalence at each candidate's stored threshold: precision and cost re-weighted, recall unchanged
+  // (under the demo's cost-optimal rule, from the held-out counts at the chosen threshold: issue 14).
   await page.getByRole("button", { name: /Back to the stored values/ }).click();
   await page.getByLabel("Prevalence π", { exact: true }).fill("0.2");
   await expect(band.locator('[data-figures="what-if"]')).toContainText("π = 20.0%");
   for (const c of pack.candidates) {
     const run = pack.runs.find((r) => r.candidateId === c.id)!.metrics;
-    const tpr = run.report.atThreshold.tp / run.positives;
-    const fpr = run.report.atThreshold.fp / run.negatives;
+    const counts = run.operatingPoint?.applies ? run.operatingPoint.heldOut! : run.report.atThreshold;
+    const tpr = counts.tp / run.positives;
+    const fpr = counts.fp / run.negatives;
     const cost = 1000 * (0.2 * (1 - tpr) * pack.decision.costFn + 0.8 * fpr * pack.decision.costFp);
     await expect(page.getByTestId("total-cost").locator(`tr[data-candidate="${c.name}"] td`).nth(0)).toHaveText(formatMoney(cost, pack.decision.currency, 2));
   }

@@ -33,7 +33,7 @@ export async function makeDecision(createdBy: Actor, overrides: Partial<{ title:
   const prisma = await db();
   const { id: _id, ...params } = demoDecision;
   return prisma.decision.create({
-    data: { ...params, title: overrides.title ?? unique("Decision"), status: overrides.status, quorum: overrides.quorum ?? params.quorum, createdById: createdBy.id },
+    data: { ...params, operatingRule: "FIXED", title: overrides.title ?? unique("Decision"), status: overrides.status, quorum: overrides.quorum ?? params.quorum, createdById: createdBy.id },
     select: { id: true },
   });
 }

@@ -15,6 +15,8 @@ the configured database (DATABASE_URL, or the embedded one — stop the web serv
 
   --file FILE              the JSON body: title, description, positiveClass, prevalence, costFn,
                            costFp, currency, recallFloor, precisionFloor, operatingThreshold,
+                           operatingRule (FIXED, COST_OPTIMAL — the default — or
+                           BEST_PRECISION_AT_RECALL_FLOOR),
                            sloP95E2eMs, sloP95TtftMs, sloMinThroughputRps,
                            sloThroughputConcurrency, sloMaxCostPer1kRequests, quorum; or
                            "copyFrom": "<decision id>" for the parameters left out

@@ -38,7 +38,7 @@ export function CandidateForm({ candidate, suites, action }: { candidate: Candid
       <label>Name<input name="name" defaultValue={candidate.name} /><FieldError errors={errors?.name} /></label>
       <label>Provider<input name="provider" defaultValue={candidate.provider} /><FieldError errors={errors?.provider} /></label>
       <label>Version / revision<input name="version" defaultValue={candidate.version} /></label>
-      <label>Own operating threshold (optional)<input name="operatingThreshold" type="number" step="any" defaultValue={v(candidate.operatingThreshold)} /><FieldError errors={errors?.operatingThreshold} /></label>
+      <label>Own operating threshold (optional)<input name="operatingThreshold" type="number" step="any" defaultValue={v(candidate.operatingThreshold)} /><small className="muted">used when the decision&apos;s operating-point rule is fixed</small><FieldError errors={errors?.operatingThreshold} /></label>
       <label>Price per 1M input tokens<input name="priceInputPerMTok" type="number" step="any" defaultValue={v(candidate.priceInputPerMTok)} /></label>
       <label>Price per 1M output tokens<input name="priceOutputPerMTok" type="number" step="any" defaultValue={v(candidate.priceOutputPerMTok)} /></label>
       <label>Hourly instance price<input name="pricePerHour" type="number" step="any" defaultValue={v(candidate.pricePerHour)} /></label>

@@ -5,8 +5,11 @@ import type { ActionState } from "@/lib/action-state";
 import { decisionParametersSchema, type DecisionParameters } from "@/lib/schemas/decision";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import { validateForm } from "./client-validation";
+import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
-type Field = { name: keyof DecisionParameters; label: string; type?: "number" | "text" | "textarea"; step?: string; hint?: string; required?: boolean };
+const OPERATING_RULE_OPTIONS = Object.entries(OPERATING_RULE_LABELS);
+
+type Field = { name: keyof DecisionParameters; label: string; type?: "number" | "text" | "textarea" | "select"; step?: string; hint?: string; required?: boolean; options?: readonly (readonly [string, string])[] };
 
 const FIELDS: Field[] = [
   { name: "title", label: "Title" },
@@ -18,7 +21,8 @@ const FIELDS: Field[] = [
   { name: "currency", label: "Currency of the costs" },
   { name: "recallFloor", label: "Recall floor at π", type: "number", step: "any" },
   { name: "precisionFloor", label: "Precision floor at π (optional)", type: "number", step: "any" },
-  { name: "operatingThreshold", label: "Operating threshold", type: "number", step: "any" },
+  { name: "operatingRule", label: "Operating-point rule", type: "select", options: OPERATING_RULE_OPTIONS, hint: "how each candidate's threshold is chosen; chosen on one half of the items, reported on the other" },
+  { name: "operatingThreshold", label: "Operating threshold (rule: fixed)", type: "number", step: "any", hint: "used when the rule is fixed, or by a what-if" },
   { name: "sloP95E2eMs", label: "SLO: p95 end-to-end latency (ms)", type: "number", step: "any" },
   { name: "sloP95TtftMs", label: "SLO: p95 time to first token (ms)", type: "number", step: "any" },
   { name: "sloMinThroughputRps", label: "SLO: minimum throughput (req/s)", type: "number", step: "any" },
@@ -60,7 +64,11 @@ export function DecisionForm({ decisionId, copyFrom, values, action, submitLabel
       {FIELDS.map((f) => (
         <label key={f.name} className={f.type === "textarea" ? "wide" : undefined}>
           {f.label}
-          {f.type === "textarea" ? (
+          {f.type === "select" ? (
+            <select name={f.name} defaultValue={String(values[f.name] ?? "")} aria-invalid={!!errors?.[f.name]}>
+              {f.options?.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            </select>
+          ) : f.type === "textarea" ? (
             <textarea name={f.name} defaultValue={String(values[f.name] ?? "")} rows={3} aria-invalid={!!errors?.[f.name]} />
           ) : (
             <input name={f.name} type={f.type ?? "text"} step={f.step} defaultValue={values[f.name] === null ? "" : String(values[f.name] ?? "")} aria-invalid={!!errors?.[f.name]} required={f.required} />

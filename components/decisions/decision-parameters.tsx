@@ -1,5 +1,6 @@
 import { formatMoney, formatMs, formatPercent } from "@/lib/format";
 import type { TaskParameters } from "@/lib/evidence/pack-data";
+import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
 
 export function DecisionParameters({ decision: d }: { decision: TaskParameters }) {
@@ -10,7 +11,8 @@ export function DecisionParameters({ decision: d }: { decision: TaskParameters }
     ["Cost of a false positive (C_FP)", formatMoney(d.costFp, d.currency)],
     ["Recall floor at π", String(d.recallFloor)],
     ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
-    ["Operating threshold", String(d.operatingThreshold)],
+    ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
+    [(d.operatingRule ?? "FIXED") === "FIXED" ? "Operating threshold" : "Operating threshold (fixed rule, what-if)", String(d.operatingThreshold)],
     ["SLO p95 end-to-end latency", d.sloP95E2eMs === null ? "none" : `≤ ${formatMs(d.sloP95E2eMs)}`],
     ["SLO p95 time to first token", d.sloP95TtftMs === null ? "none" : `≤ ${formatMs(d.sloP95TtftMs)}`],
     ["SLO throughput", d.sloMinThroughputRps === null ? "none" : `≥ ${d.sloMinThroughputRps} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}`],

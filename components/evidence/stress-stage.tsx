@@ -13,6 +13,7 @@ import Link from "next/link";
 import { drillDownHref } from "@/lib/schemas/drill-down";
 import { useWhatIf } from "./what-if-context";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
@@ -27,11 +28,13 @@ export interface StoredStress {
   precisionAtPi: number | null;
   expectedCostPer1k: number | null;
   costOptimum: { threshold: number; expectedCostPer1k: number } | null;
+  /** What the figures were measured on under an operating-point rule (held out), null under FIXED. */
+  basis?: string | null;
   slices: { slice: string; positives: number; detected: number; recall: number; interval: readonly [number, number]; tooFewPositives: boolean }[] | null;
   warnings: string[];
 }
 
-export type StressDecision = Pick<TaskParameters, "prevalence" | "costFn" | "costFp" | "currency" | "recallFloor" | "precisionFloor" | "operatingThreshold">;
+export type StressDecision = Pick<TaskParameters, "prevalence" | "costFn" | "costFp" | "currency" | "recallFloor" | "precisionFloor" | "operatingThreshold" | "operatingRule">;
 
 /**
  * Stage 4 with the committee's "what if": a threshold and a prevalence control recompute every
@@ -66,6 +69,7 @@ export function StressStage({
     [candidates, threshold, prevalence, decision.costFn, decision.costFp, decision.currency],
   );
   const pct = formatPercent(prevalence);
+  const ruled = decision.operatingRule && decision.operatingRule !== "FIXED" ? decision.operatingRule : null;
 
   return (
     <div>
@@ -100,7 +104,8 @@ export function StressStage({
           </button>
         </div>
         <p className="muted" aria-live="polite" data-testid="what-if-status">
-          {isStored ? `Showing the decision's stored values: π = ${formatPercent(decision.prevalence)}, each candidate at its operating threshold.` : `What if: t = ${threshold ?? "stored"}, π = ${pct}. Figures are exact at the stored curve points; a threshold between points uses the nearest stored threshold at or above it (shown).`}
+          {isStored ? `Showing the decision's stored values: π = ${formatPercent(decision.prevalence)}, each candidate at its operating threshold${ruled ? ` (${OPERATING_RULE_LABELS[ruled].toLowerCase()}; held-out figures)` : ""}.` : `What if: t = ${threshold ?? "stored"}, π = ${pct}. Figures are exact at the stored curve points; a threshold between points uses the nearest stored threshold at or above it (shown).`}
+          {!isStored && ruled && (threshold !== null ? ` The what-if threshold overrides the decision's rule (${OPERATING_RULE_LABELS[ruled].toLowerCase()}) for every candidate; these figures are in-sample.` : " Each candidate keeps the threshold its rule chose, with its held-out counts; the rule is not re-applied at this π.")}
         </p>
       </form>
       {saveAction && !isStored && (
@@ -116,7 +121,7 @@ export function StressStage({
 
       <TableScroll label="Figures at π">
         <table data-testid="stress-figures">
-          <caption>At π = {pct}{isStored ? " (stored values)" : " (what if)"}: recall is unchanged by π; precision and cost are re-weighted</caption>
+          <caption>At π = {pct}{isStored ? (ruled ? " (stored values, held out)" : " (stored values)") : " (what if)"}: recall is unchanged by π; precision and cost are re-weighted</caption>
           <thead>
             <tr>
               <th scope="col">Candidate</th>

@@ -1,5 +1,6 @@
 import { HASH, MEANING_LABEL, utc, type SignatureView } from "./types";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
 /** Signatures in the §11.50 form: printed name, date and time (UTC), meaning, candidate, reason, revision hash. */
 export function SignatureTable({ signatures }: { signatures: SignatureView[] }) {
@@ -29,7 +30,10 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
               </td>
               <td className="figure">{utc(s.signedAt)}</td>
               <td>{MEANING_LABEL[s.meaning]}</td>
-              <td>{s.candidate?.name ?? "—"}</td>
+              <td>
+                {s.candidate?.name ?? "—"}
+                {s.candidate && s.operatingThreshold != null && <small className="muted" style={{ display: "block" }} data-testid="signature-threshold">at t = {s.operatingThreshold} ({OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})</small>}
+              </td>
               <td>
                 {s.reason}
                 {s.waiver && (

@@ -10,6 +10,9 @@ export interface SignatureView {
   candidate: { name: string } | null;
   reason: string;
   waiver: string | null;
+  /** The approved deployment configuration (issue 14): the candidate's threshold and the rule that chose it. */
+  operatingThreshold?: number | null;
+  operatingRule?: "FIXED" | "COST_OPTIMAL" | "BEST_PRECISION_AT_RECALL_FLOOR" | null;
   revisionSha256: string;
   revisionNumber: number | null;
   superseded: boolean;

@@ -4,5 +4,5 @@ import { bootstrapReplicates, type BootstrapOptions, type PreparedRanking } from
 
 const { rankings, options } = workerData as { rankings: PreparedRanking[]; options: BootstrapOptions };
 const replicates = bootstrapReplicates(rankings, options);
-const buffers = replicates.flatMap((r) => [r.averagePrecision.buffer, r.averagePrecisionAtPrevalence.buffer, r.rocAuc.buffer]) as ArrayBuffer[];
+const buffers = replicates.flatMap((r) => [r.averagePrecision.buffer, r.averagePrecisionAtPrevalence.buffer, r.rocAuc.buffer, ...(r.threshold ? [r.threshold.buffer] : [])]) as ArrayBuffer[];
 parentPort?.postMessage(replicates, buffers);

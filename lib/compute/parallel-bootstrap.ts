@@ -33,6 +33,7 @@ export async function parallelBootstrapReplicates(rankings: readonly PreparedRan
     averagePrecision: concat(parts.map((p) => p[c]!.averagePrecision)),
     averagePrecisionAtPrevalence: concat(parts.map((p) => p[c]!.averagePrecisionAtPrevalence)),
     rocAuc: concat(parts.map((p) => p[c]!.rocAuc)),
+    ...(options.selection ? { threshold: concat(parts.map((p) => p[c]!.threshold!)) } : {}),
   }));
 }
 
@@ -42,7 +43,7 @@ function share(r: PreparedRanking): PreparedRanking {
     s.set(a);
     return s;
   };
-  return { groups: r.groups, positiveGroup: copy(r.positiveGroup), negativeSegment: copy(r.negativeSegment) };
+  return { groups: r.groups, positiveGroup: copy(r.positiveGroup), negativeSegment: copy(r.negativeSegment), groupScores: r.groupScores };
 }
 
 function concat(parts: Float64Array[]): Float64Array {

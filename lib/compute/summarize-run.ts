@@ -14,6 +14,7 @@ export async function summarizeRun(labels: Labels, scores: Scores, options: Summ
     replicates,
     seed: options.seed ?? 0,
     prevalence: options.prevalence,
+    selection: options.hardLabels ? undefined : options.operatingRule,
     threads: options.threads,
   });
   return summarize(labels, scores, { ...options, replicates: computed });

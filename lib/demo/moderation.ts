@@ -6,7 +6,9 @@ import { mulberry32, normal, pick } from "./random.ts";
  * arena, but it misses the rare, hard violations (self-harm, scams), so at π = 2% with a false
  * negative costing 50× a false positive it is not the best choice; Sentry, a small safety
  * fine-tune near the bottom of the leaderboards, is. Orca is accurate but fails the latency SLO;
- * Lynx is cheap and fast but emits unparseable outputs.
+ * Lynx is cheap and fast but emits unparseable outputs. Under the cost-optimal rule (issue 14)
+ * each is judged at its own threshold on held-out items: Atlas meets the recall floor only far
+ * below 0.5, at about three times Sentry's expected cost; Lynx misses the floor.
  */
 export const DEMO_DECISION_ID = "demo-moderation";
 export const DEMO_SEED = 20261202;
@@ -24,6 +26,8 @@ export const demoDecision = {
   recallFloor: 0.85,
   precisionFloor: null,
   operatingThreshold: 0.5,
+  // Each candidate at its own cost-optimal threshold within the recall floor, chosen and reported by cross-fitting (issue 14).
+  operatingRule: "COST_OPTIMAL",
   sloP95E2eMs: 800,
   sloP95TtftMs: 300,
   sloMinThroughputRps: 20,

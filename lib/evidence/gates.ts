@@ -39,7 +39,7 @@ export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures
     label: `Recall ≥ ${task.recallFloor} at π`,
     stage: 4,
     pass: recall === null || recall === undefined ? false : recall >= task.recallFloor,
-    detail: recall === null || recall === undefined ? "recall undefined" : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}`,
+    detail: recall === null || recall === undefined ? "recall undefined" : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}${basisNote(run, recall, task.recallFloor)}`,
   });
   if (task.precisionFloor !== null) {
     const precision = reweighted?.precision ?? null;
@@ -48,7 +48,7 @@ export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures
       label: `Precision ≥ ${task.precisionFloor} at π`,
       stage: 4,
       pass: precision === null ? false : precision >= task.precisionFloor,
-      detail: `precision at π ${formatNumber(precision)}`,
+      detail: `precision at π ${formatNumber(precision)}${basisNote(run, precision, task.precisionFloor)}`,
     });
   }
   const row = rowAtSloConcurrency(task, rows);
@@ -65,6 +65,16 @@ export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures
     }
   }
   return gates;
+}
+
+/**
+ * Under an operating-point rule (issue 14) a floor gate says what its figure was measured on and,
+ * when it fails, by how much it misses; under FIXED the detail is unchanged (frozen packs keep their bytes).
+ */
+function basisNote(run: RunFigures | null, value: number | null, floor: number): string {
+  if (!run?.basis) return "";
+  const miss = value === null ? "" : value < floor ? `; misses the floor by ${formatNumber(floor - value)}` : "";
+  return ` (${run.basis})${miss}`;
 }
 
 export function failedGates(gates: readonly Gate[]): Gate[] {

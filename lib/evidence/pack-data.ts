@@ -1,3 +1,4 @@
+import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { StoredRunMetrics } from "./run-input";
 import type { Pct, Pricing, Slos } from "./serving";
 
@@ -17,6 +18,8 @@ export interface PackDecision extends Slos {
   recallFloor: number;
   precisionFloor: number | null;
   operatingThreshold: number;
+  /** How each candidate's threshold is chosen (issue 14); absent in packs frozen before the rule: FIXED. */
+  operatingRule?: OperatingRuleKind;
   quorum: number;
   status: "DRAFT" | "IN_REVIEW" | "CHANGES_REQUESTED" | "APPROVED" | "REJECTED";
   archivedAt: Date | string | null;
@@ -134,6 +137,8 @@ export interface RunFigures {
     reweighted?: { averagePrecision: number | null; precision: number | null; expectedCostPer1k?: number | null };
   };
   recallInterval: readonly [number, number] | null;
+  /** Set when the figures are a rule's operating point (issue 14): what they were measured on, for the gates to say. */
+  basis?: string;
 }
 
 /** What `packResults()` derives from: the pack's data, each run reduced to its figures. */

@@ -2,6 +2,7 @@ import { wilsonInterval } from "@/lib/metrics/intervals";
 import { acrossStages } from "./evidence-pack";
 import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
 import type { PackData, PackFigures, RunFigures } from "./pack-data";
+import { runFigures } from "./operating-figures";
 import { packResults } from "./pack-results";
 import { expectedCostPer1k, precisionAtPrevalence, whatIfAt } from "./what-if";
 
@@ -53,23 +54,27 @@ export function whatIfPack(data: PackData): WhatIfPack {
   const runs = data.runs.flatMap((r): WhatIfRun[] => {
     const m = r.metrics;
     if (!m) return [];
-    const { reweighted } = m.report;
+    const figures = runFigures(m);
+    const { reweighted } = figures.report;
     const stored: RunFigures = {
       report: {
-        n: m.report.n,
-        atThreshold: { recall: m.report.atThreshold.recall },
+        n: figures.report.n,
+        atThreshold: { recall: figures.report.atThreshold.recall },
         ...(reweighted ? { reweighted: { averagePrecision: reweighted.averagePrecision, precision: reweighted.precision, expectedCostPer1k: reweighted.expectedCostPer1k } } : {}),
       },
-      recallInterval: m.recallInterval,
+      recallInterval: figures.recallInterval,
+      ...(figures.basis ? { basis: figures.basis } : {}),
     };
+    // Under a rule, a what-if π keeps each candidate's chosen threshold and its held-out counts.
+    const heldOut = m.operatingPoint?.applies ? m.operatingPoint.heldOut : null;
     return [{
       candidateId: r.candidateId,
       stored,
       positives: m.positives,
       negatives: m.negatives,
       threshold: m.parameters.threshold,
-      tp: m.report.atThreshold.tp,
-      fp: m.report.atThreshold.fp,
+      tp: heldOut?.tp ?? m.report.atThreshold.tp,
+      fp: heldOut?.fp ?? m.report.atThreshold.fp,
       roc: m.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
     }];
   });

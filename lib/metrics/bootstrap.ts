@@ -3,6 +3,7 @@ import { prevalenceWeights } from "./prevalence";
 import { radixSortFloat64 } from "./sort";
 import { fillUniformIndices, Xoshiro128, replicateSeed } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
+import { selectGroup, type SelectionRule } from "./threshold-rule";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
 
 /**
@@ -16,6 +17,8 @@ export interface PreparedRanking {
   readonly groups: number;
   readonly positiveGroup: Uint32Array;
   readonly negativeSegment: Uint32Array;
+  /** The distinct positive scores, descending: group k's threshold. */
+  readonly groupScores: Float64Array;
 }
 
 /** Sort the positives' scores once and place every item (O(n log K)). */
@@ -37,7 +40,7 @@ export function prepareRanking(labels: Labels, scores: Scores): PreparedRanking 
     if (labels[i] === 1) positiveGroup[p++] = k - 1 - a;
     else negativeSegment[q++] = a < k && distinct[a] === s ? 2 * (k - 1 - a) + 1 : 2 * (k - a);
   }
-  return { groups: k, positiveGroup, negativeSegment };
+  return { groups: k, positiveGroup, negativeSegment, groupScores: distinct.slice().reverse() };
 }
 
 function lowerBound(a: Float64Array, x: number): number {
@@ -106,12 +109,16 @@ export interface BootstrapOptions {
   /** Compute only replicates [from, to) — lets workers split B deterministically. */
   readonly from?: number;
   readonly to?: number;
+  /** An operating-point rule: each replicate also records the threshold it chooses (issue 14). */
+  readonly selection?: SelectionRule;
 }
 
 export interface Replicates {
   readonly averagePrecision: Float64Array;
   readonly averagePrecisionAtPrevalence: Float64Array;
   readonly rocAuc: Float64Array;
+  /** The threshold the operating-point rule chooses on each resample, with `selection`. */
+  readonly threshold?: Float64Array;
 }
 
 export const DEFAULT_REPLICATES = 1000;
@@ -136,7 +143,12 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
   const drawnPos = new Uint32Array(positives);
   const drawnNeg = new Uint32Array(negatives);
   const hists = rankings.map((r) => ({ pos: new Int32Array(r.groups), neg: new Int32Array(2 * r.groups + 1) }));
-  const out = rankings.map(() => ({ averagePrecision: new Float64Array(to - from), averagePrecisionAtPrevalence: new Float64Array(to - from), rocAuc: new Float64Array(to - from) }));
+  const out = rankings.map(() => ({
+    averagePrecision: new Float64Array(to - from),
+    averagePrecisionAtPrevalence: new Float64Array(to - from),
+    rocAuc: new Float64Array(to - from),
+    ...(options.selection ? { threshold: new Float64Array(to - from) } : {}),
+  }));
   const one: ResampleMetrics = { averagePrecision: 0, averagePrecisionAtPrevalence: 0, rocAuc: 0 };
   for (let b = from; b < to; b++) {
     const rng = new Xoshiro128(replicateSeed(seed, b));
@@ -155,6 +167,8 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       o.averagePrecision[b - from] = one.averagePrecision;
       o.averagePrecisionAtPrevalence[b - from] = one.averagePrecisionAtPrevalence;
       o.rocAuc[b - from] = one.rocAuc;
+      // The selection on the same histograms: O(K) more per replicate, no draw, no sort.
+      if (o.threshold) o.threshold[b - from] = r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
     });
   }
   return out;

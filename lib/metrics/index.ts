@@ -20,3 +20,5 @@ export * from "./downsample";
 export * from "./evaluate";
 export * from "./sort";
 export * from "./summarize";
+export * from "./threshold-rule";
+export * from "./operating-point";

@@ -8,7 +8,9 @@ import { PREVALENCE_GRID, precisionVersusPrevalence, prevalenceWeights, type Pre
 import { rankCounts, thresholdIndex, type RankedCounts } from "./ranking";
 import { rocCurve } from "./roc";
 import { recallBySlice, tooFewPositives, type SliceRecall } from "./slices";
-import { DEFAULT_REPLICATES, type Replicates } from "./bootstrap";
+import { bootstrapReplicates, DEFAULT_REPLICATES, prepareRanking, type Replicates } from "./bootstrap";
+import { chooseOperatingPoint, HARD_LABELS_REASON, splitInHalves, type OperatingPoint, type RuleNotApplied } from "./operating-point";
+import type { SelectionRule } from "./threshold-rule";
 import type { Labels, Scores } from "./validate";
 
 export interface SummarizeOptions {
@@ -29,6 +31,16 @@ export interface SummarizeOptions {
   readonly replicates?: Replicates;
   /** Prevalences for the precision-versus-prevalence table (π and the sample prevalence are added). */
   readonly prevalenceGrid?: readonly number[];
+  /**
+   * The decision's operating-point rule when it chooses (not FIXED): the threshold is then the
+   * rule's choice and `operatingPoint` holds its held-out figures (lib/metrics/operating-point.ts).
+   * `threshold` is ignored. Replicates passed in must have been computed with this `selection`.
+   */
+  readonly operatingRule?: SelectionRule;
+  /** Seed of the split into halves (default: `seed`); the decision's, so every candidate shares it. */
+  readonly splitSeed?: number;
+  /** The run has hard labels only: the rule does not apply (one operating point). */
+  readonly hardLabels?: boolean;
 }
 
 /** A curve downsampled for charts; `operatingIndex` locates the operating threshold in it. */
@@ -79,18 +91,21 @@ export interface RunMetrics {
   /** Recall Wilson interval at the threshold, for the stage-4 "too few positives" warning. */
   readonly recallInterval: Interval | null;
   readonly warnings: string[];
+  /** Present only when the decision's rule chooses the threshold (absent under FIXED, as before issue 14). */
+  readonly operatingPoint?: OperatingPoint | RuleNotApplied;
 }
 
 const DEFAULT_MAX_POINTS = 200;
 
 /** Compute {@link RunMetrics} for one eval run from (labels, scores), sorting the scores once. */
 export function summarize(labels: Labels, scores: Scores, options: SummarizeOptions = {}): RunMetrics {
-  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const bootstrap = options.bootstrap ?? DEFAULT_REPLICATES;
   const seed = options.seed ?? 0;
   const maxPoints = options.maxCurvePoints ?? DEFAULT_MAX_POINTS;
   const counts = rankCounts(labels, scores);
-  const report = evaluate(labels, scores, { ...options, threshold, bootstrap: bootstrap > 0 ? bootstrap : undefined, seed, curve: false }, counts);
+  const chosen = operatingPointOf(labels, scores, counts, options, bootstrap, seed);
+  const threshold = chosen.operatingPoint?.applies ? chosen.operatingPoint.threshold : (options.threshold ?? DEFAULT_THRESHOLD);
+  const report = evaluate(labels, scores, { ...options, threshold, bootstrap: bootstrap > 0 ? bootstrap : undefined, seed, curve: false, replicates: chosen.replicates }, counts);
   const model: CostModel | null =
     options.prevalence !== undefined && options.costFalseNegative !== undefined && options.costFalsePositive !== undefined
       ? { prevalence: options.prevalence, costFalseNegative: options.costFalseNegative, costFalsePositive: options.costFalsePositive }
@@ -126,7 +141,23 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
     slices: options.slices ? recallBySlice(labels, scores, options.slices, threshold) : null,
     recallInterval,
     warnings,
+    ...(chosen.operatingPoint ? { operatingPoint: chosen.operatingPoint } : {}),
   };
+}
+
+/** The rule's operating point, computing the bootstrap here (once) so its replicates carry the rule's choice. */
+function operatingPointOf(labels: Labels, scores: Scores, counts: RankedCounts, options: SummarizeOptions, bootstrap: number, seed: number): { operatingPoint?: OperatingPoint | RuleNotApplied; replicates?: Replicates } {
+  const rule = options.operatingRule;
+  if (!rule) return { replicates: options.replicates };
+  if (options.hardLabels) return { operatingPoint: { applies: false, rule: rule.kind, reason: HARD_LABELS_REASON }, replicates: options.replicates };
+  if (counts.positives === 0 || counts.negatives === 0) {
+    return { operatingPoint: { applies: false, rule: rule.kind, reason: counts.positives === 0 ? "no positives: no threshold can be chosen" : "no negatives: no threshold can be chosen" }, replicates: options.replicates };
+  }
+  const ranking = prepareRanking(labels, scores);
+  const replicates = options.replicates ?? (bootstrap > 0 ? bootstrapReplicates([ranking], { replicates: bootstrap, seed, prevalence: options.prevalence, selection: rule })[0] : undefined);
+  const splitSeed = options.splitSeed ?? seed;
+  const part = splitInHalves(labels, options.slices, splitSeed);
+  return { operatingPoint: chooseOperatingPoint(ranking, labels, part, rule, splitSeed, replicates?.threshold ?? null), replicates };
 }
 
 function operatingOrNull(index: number, counts: RankedCounts): number | null {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OPERATING_RULES } from "@/lib/metrics/threshold-rule";
 
 // Shared by the decision form (client), the API and the CLI: the same rules on every path. Form
 // values are strings: a blank one means "not given" (never 0), anything else must be a finite number.
@@ -27,6 +28,7 @@ export const decisionParametersSchema = z.object({
   recallFloor: required(share("The recall floor")),
   precisionFloor: optionalNumber(share("The precision floor")),
   operatingThreshold: required(numberField("The operating threshold")),
+  operatingRule: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(OPERATING_RULES, { error: (issue) => (issue.input === undefined ? "Choose how each candidate's operating threshold is chosen." : `The operating-point rule is one of ${OPERATING_RULES.join(", ")}.`) })),
   sloP95E2eMs: optionalNumber(atLeast("The p95 end-to-end latency SLO", Number.MIN_VALUE, "The p95 end-to-end latency SLO must be above 0.")),
   sloP95TtftMs: optionalNumber(atLeast("The p95 time-to-first-token SLO", Number.MIN_VALUE, "The p95 time-to-first-token SLO must be above 0.")),
   sloMinThroughputRps: optionalNumber(atLeast("The minimum throughput", Number.MIN_VALUE, "The minimum throughput must be above 0.")),
@@ -50,8 +52,9 @@ export const decisionCreateSchema = decisionParametersPatchSchema
   .strict();
 export type DecisionCreateInput = z.infer<typeof decisionCreateSchema>;
 
-/** What a parameter left out of a new decision defaults to (the same as the database's defaults). */
-export const DECISION_DEFAULTS = { description: "", currency: "USD", operatingThreshold: 0.5, quorum: 2 } as const;
+/** What a parameter left out of a new decision defaults to (the database's defaults, but for the operating-point
+ * rule: the database keeps FIXED for decisions made before the rule existed, new ones choose COST_OPTIMAL). */
+export const DECISION_DEFAULTS = { description: "", currency: "USD", operatingThreshold: 0.5, operatingRule: "COST_OPTIMAL", quorum: 2 } as const;
 
 export const DECISION_LIST_FILTERS = ["ACTIVE", "DRAFT", "IN_REVIEW", "CHANGES_REQUESTED", "APPROVED", "REJECTED", "ARCHIVED", "ALL"] as const;
 export type DecisionListFilter = (typeof DECISION_LIST_FILTERS)[number];

@@ -15,7 +15,7 @@ interface RecordEvent {
 }
 
 /** The fields of a signature its signature.create event states (sign-pack.ts writes them all). */
-const SIGNATURE_FIELDS = ["id", "packRevisionId", "revisionSha256", "signerId", "printedName", "signerEmail", "meaning", "candidateId", "reason", "waiver", "signedAt"] as const;
+const SIGNATURE_FIELDS = ["id", "packRevisionId", "revisionSha256", "signerId", "printedName", "signerEmail", "meaning", "candidateId", "reason", "waiver", "operatingThreshold", "operatingRule", "signedAt"] as const;
 
 const MAX_PROBLEMS = 100;
 
@@ -32,7 +32,7 @@ export async function readRecords(client: PrismaClient | Tx) {
     SELECT id, "decisionId", number, sha256, encode(sha256(convert_to("canonicalJson", 'UTF8')), 'hex') AS actual FROM "PackRevision" ORDER BY id`;
   const signatures = await client.signature.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, decisionId: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true },
+    select: { id: true, decisionId: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true },
   });
   return { revisions, signatures };
 }

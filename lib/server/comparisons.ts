@@ -13,11 +13,13 @@ import { BOOTSTRAP_SEED, computeEvalRun } from "./eval-runs";
  * stores its results; a page only reads them. Scores are built exactly as computeEvalRun builds
  * them (parse failures and missing items count as errors), ordered by item id so they align.
  */
+const storedThreshold = (metrics: unknown): number | null => (metrics as { parameters?: { threshold?: number } } | null)?.parameters?.threshold ?? null;
+
 export async function computeComparisons(database: Database, decisionId: string): Promise<number> {
   const prisma = database.prisma;
   const runs = await prisma.evalRun.findMany({
     where: { decisionId, status: "DONE" },
-    select: { id: true, candidateId: true, datasetVersionId: true, status: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true, prevalence: true, costFn: true, costFp: true } } },
+    select: { id: true, candidateId: true, datasetVersionId: true, status: true, metrics: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true, prevalence: true, costFn: true, costFp: true } } },
   });
   const counting = runsThatCount(runs, runs[0]?.decision.evaluationDatasetVersionId ?? null);
   // Group by dataset version: only runs on the same items can be paired.
@@ -51,8 +53,9 @@ export async function computeComparisons(database: Database, decisionId: string)
         const b = group[j]!;
         const ia = inputs.get(a.id)!;
         const ib = inputs.get(b.id)!;
-        const thresholdA = a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
-        const thresholdB = b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
+        // Each run's stored operating threshold: the rule's choice where the decision has one (issue 14).
+        const thresholdA = storedThreshold(a.metrics) ?? a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
+        const thresholdB = storedThreshold(b.metrics) ?? b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
         const apA = averagePrecision(rankCounts(ia.labels, ia.scores)).value;
         const apB = averagePrecision(rankCounts(ib.labels, ib.scores)).value;
         const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, { replicates: 1000, seed: BOOTSTRAP_SEED }).value;

@@ -14,7 +14,7 @@ import { database, db } from "./db";
 import { recordAudit, type RequestInfo } from "./audit";
 import { lockDecisionRow, lockEditableDecision } from "./decision-lock";
 import { AppError, forbiddenError, notFoundError } from "./errors";
-import { enqueueRecompute, markRunsForRecompute, METRIC_INPUTS } from "./recompute";
+import { enqueueRecompute, markRunsForRecompute, metricInputsChanged } from "./recompute";
 import type { Actor } from "./session";
 
 /** The task parameters of a decision (SPEC §2), as a Prisma select. */
@@ -30,6 +30,7 @@ export const TASK_PARAMETERS = {
   recallFloor: true,
   precisionFloor: true,
   operatingThreshold: true,
+  operatingRule: true,
   sloP95E2eMs: true,
   sloP95TtftMs: true,
   sloMinThroughputRps: true,
@@ -175,7 +176,7 @@ export async function updateDecisionParameters(actor: Actor, decisionId: string,
       after: Object.fromEntries(changed.map((k) => [k, after[k]])),
       request,
     });
-    const inputs = METRIC_INPUTS.filter((k) => changed.includes(k));
+    const inputs = metricInputsChanged(changed, after.operatingRule);
     const recomputing = inputs.length > 0 ? await markRunsForRecompute(tx, actor, decisionId, `changed ${inputs.join(", ")}`, request) : [];
     return { decision: after, recomputing };
   });

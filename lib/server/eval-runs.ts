@@ -8,6 +8,7 @@ import { canonicalJson } from "@/lib/canonical-json";
 import { recordAudit } from "./audit";
 import { withRunLock } from "./jobs/run-lock";
 import { JOINED_ITEMS_SQL, writeRunItemsOnce, type ItemRow } from "./pack/run-items";
+import { operatingRuleOptions, type RuleInputs } from "./operating-rule";
 
 /** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
 export const BOOTSTRAP_SEED = 20_261_202;
@@ -70,6 +71,7 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
         slices: input.slices.some((s) => s !== null) ? input.slices : undefined,
         bootstrap: 1000,
         seed: BOOTSTRAP_SEED,
+        ...operatingRuleOptions(run.decision, run.decisionId, input.scoreKind),
       }),
       input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
     };
@@ -99,17 +101,24 @@ const RUN_INPUTS = {
   decisionId: true,
   datasetVersionId: true,
   candidate: { select: { operatingThreshold: true } },
-  decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true } },
+  decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true, operatingRule: true, recallFloor: true, precisionFloor: true } },
 } as const;
 
-type RunInputs = { decisionId: string; candidate: { operatingThreshold: number | null }; decision: { prevalence: number; costFn: number; costFp: number; operatingThreshold: number } };
+type RunInputs = {
+  decisionId: string;
+  candidate: { operatingThreshold: number | null };
+  decision: { prevalence: number; costFn: number; costFp: number; operatingThreshold: number } & RuleInputs;
+};
 
 const sameInputs = (a: RunInputs, b: RunInputs) =>
   a.candidate.operatingThreshold === b.candidate.operatingThreshold &&
   a.decision.prevalence === b.decision.prevalence &&
   a.decision.costFn === b.decision.costFn &&
   a.decision.costFp === b.decision.costFp &&
-  a.decision.operatingThreshold === b.decision.operatingThreshold;
+  a.decision.operatingThreshold === b.decision.operatingThreshold &&
+  a.decision.operatingRule === b.decision.operatingRule &&
+  a.decision.recallFloor === b.decision.recallFloor &&
+  a.decision.precisionFloor === b.decision.precisionFloor;
 
 /**
  * Stores a job's outcome only when it is still the run's current computation: the run is RUNNING
@@ -138,7 +147,13 @@ async function storeIfCurrent(database: Database, runId: number, used: RunInputs
       decisionId: used.decisionId,
       after: {
         status: stored.status,
-        parameters: { prevalence: used.decision.prevalence, costFn: used.decision.costFn, costFp: used.decision.costFp, threshold: used.candidate.operatingThreshold ?? used.decision.operatingThreshold },
+        parameters: {
+          prevalence: used.decision.prevalence,
+          costFn: used.decision.costFn,
+          costFp: used.decision.costFp,
+          threshold: used.candidate.operatingThreshold ?? used.decision.operatingThreshold,
+          ...(used.decision.operatingRule === "FIXED" ? {} : { operatingRule: used.decision.operatingRule }),
+        },
         ...(stored.status === "DONE"
           ? {
               itemCount: stored.itemCount,

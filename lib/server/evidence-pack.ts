@@ -114,7 +114,7 @@ export async function getPackSignoff(actor: Actor, decisionId: string) {
       id: true, number: true, sha256: true, createdAt: true, supersededAt: true, cause: true,
       signatures: {
         orderBy: { signedAt: "asc" },
-        select: { id: true, printedName: true, signerEmail: true, signerId: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true, revisionSha256: true },
+        select: { id: true, printedName: true, signerEmail: true, signerId: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true, revisionSha256: true },
       },
     },
   });

@@ -6,7 +6,15 @@ import { enqueueComputeRun } from "./jobs";
 import type { Actor } from "./session";
 
 /** Task parameters that are inputs of an eval run's stored metrics (SPEC §4: π, costs, threshold). */
-export const METRIC_INPUTS = ["prevalence", "costFn", "costFp", "operatingThreshold"] as const;
+export const METRIC_INPUTS = ["prevalence", "costFn", "costFp", "operatingThreshold", "operatingRule"] as const;
+/** Inputs of the stored metrics only when a rule chooses the threshold (issue 14): the floors bound its choice. */
+export const RULE_INPUTS = ["recallFloor", "precisionFloor"] as const;
+
+/** The changed parameters that change the stored metrics, given the decision's rule after the change. */
+export function metricInputsChanged(changed: readonly string[], operatingRule: string): string[] {
+  const inputs: readonly string[] = operatingRule === "FIXED" ? METRIC_INPUTS : [...METRIC_INPUTS, ...RULE_INPUTS];
+  return inputs.filter((k) => changed.includes(k));
+}
 
 /**
  * Marks the computed runs whose stored metrics depend on a changed parameter as PENDING, in the

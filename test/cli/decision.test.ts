@@ -40,7 +40,8 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const { decision } = JSON.parse(result.stdout);
-    expect(decision).toMatchObject({ ...parameters(title), status: "DRAFT", sloP95TtftMs: null, sloMaxCostPer1kRequests: null, archivedAt: null });
+    // A new decision chooses each candidate's threshold by the cost-optimal rule unless told otherwise (issue 14).
+    expect(decision).toMatchObject({ ...parameters(title), operatingRule: "COST_OPTIMAL", status: "DRAFT", sloP95TtftMs: null, sloMaxCostPer1kRequests: null, archivedAt: null });
 
     const prisma = await db();
     const row = await prisma.decision.findUniqueOrThrow({ where: { id: decision.id }, select: { title: true, prevalence: true, costFn: true, currency: true, status: true, createdById: true } });
@@ -71,7 +72,7 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
     const prisma = await db();
     const title = unique("Invalid");
     const { positiveClass: _p, costFp: _c, ...rest } = parameters(title);
-    const file = jsonFile("decision.json", { ...rest, prevalence: 1.5, quorum: 0 });
+    const file = jsonFile("decision.json", { ...rest, prevalence: 1.5, quorum: 0, operatingRule: "MEDIAN" });
     const result = await verdict(["decision", "create", "--file", file, "--as", analyst.email]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
@@ -81,6 +82,7 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
         `${file}: quorum: At least one approver must sign.`,
         `${file}: positiveClass: Name the positive class.`,
         `${file}: costFp: The cost of a false positive is required.`,
+        `${file}: operatingRule: The operating-point rule is one of FIXED, COST_OPTIMAL, BEST_PRECISION_AT_RECALL_FLOOR.`,
       ].sort(),
     );
     expect(await prisma.decision.count({ where: { title } })).toBe(0);

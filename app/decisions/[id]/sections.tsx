@@ -1,4 +1,7 @@
 import { can } from "@/lib/auth/permissions";
+import { runFigures } from "@/lib/evidence/operating-figures";
+import { operatingPointRows } from "@/lib/evidence/operating-point-rows";
+import { OperatingPoints } from "@/components/evidence/operating-points";
 import { isEditable } from "@/lib/decisions/editable";
 import { candidateStyles } from "@/lib/charts/palette";
 import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
@@ -54,28 +57,34 @@ export async function StressSection({ actor, decisionId }: Props) {
   const stored: StoredStress[] = runs.flatMap((r) => {
     const m = r.metrics;
     if (!m) return [];
+    const f = runFigures(m); // held out where the decision's rule chose the threshold
     return [{
       candidateId: r.candidateId,
       runId: r.runId,
       positives: m.positives,
-      recall: m.report.atThreshold.recall,
-      recallInterval: m.recallInterval ? [m.recallInterval[0], m.recallInterval[1]] : null,
-      precisionAtPi: m.report.reweighted?.precision ?? null,
-      expectedCostPer1k: m.report.reweighted?.expectedCostPer1k ?? null,
+      recall: f.report.atThreshold.recall,
+      recallInterval: f.recallInterval ? [f.recallInterval[0], f.recallInterval[1]] : null,
+      precisionAtPi: f.report.reweighted?.precision ?? null,
+      expectedCostPer1k: f.report.reweighted?.expectedCostPer1k ?? null,
+      basis: f.basis ?? null,
       costOptimum: m.costOptimum ? { threshold: m.costOptimum.threshold, expectedCostPer1k: m.costOptimum.expectedCostPer1k } : null,
       slices: m.slices,
       warnings: m.warnings,
     }];
   });
   const editable = can(actor, "decision.edit") && isEditable(decision);
+  const rule = decision.operatingRule ?? "FIXED";
   return (
+    <>
+    <OperatingPoints rows={operatingPointRows(rule, candidates, runs)} currency={decision.currency} recallFloor={decision.recallFloor} precisionFloor={decision.precisionFloor} />
     <StressStage
       candidates={stress}
       stored={stored}
       decisionId={decisionId}
-      decision={{ prevalence: decision.prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency, recallFloor: decision.recallFloor, precisionFloor: decision.precisionFloor, operatingThreshold: decision.operatingThreshold }}
+      decision={{ prevalence: decision.prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency, recallFloor: decision.recallFloor, precisionFloor: decision.precisionFloor, operatingThreshold: decision.operatingThreshold, operatingRule: rule }}
       saveAction={editable ? saveWhatIfAction : null}
     />
+    </>
   );
 }
 

@@ -26,10 +26,30 @@ describe("pack exports", () => {
     expect(pack.evidence.candidates).toHaveLength(4);
     expect(pack.contentSha256).toMatch(/^[0-9a-f]{64}$/);
     const atlas = pack.evidence.candidates.find((c) => c.name.startsWith("Atlas"))!;
-    expect(pack.results.funnel.find((f) => f.candidateId === atlas.id)!.fellAt).toBe(4);
+    // Each candidate at its own cost-optimal threshold (issue 14): the leader meets the recall floor
+    // there (held out), but at a higher total cost than the recommendation.
+    expect(pack.results.funnel.find((f) => f.candidateId === atlas.id)!.fellAt).toBe(null);
+    expect(pack.results.bestCandidateId).not.toBe(atlas.id);
+    const total = (id: string | null) => pack.results.totalCostPer1k.find((t) => t.candidateId === id)!.totalPer1k!;
+    expect(total(atlas.id)).toBeGreaterThan(total(pack.results.bestCandidateId));
+    // The JSON carries each candidate's threshold, rule and held-out figures.
+    expect(pack.operatingPoints).toHaveLength(4);
+    for (const op of pack.operatingPoints) {
+      expect(op).toMatchObject({ rule: "COST_OPTIMAL", threshold: expect.any(Number), heldOut: { recall: expect.any(Number), expectedCostPer1k: expect.any(Number) } });
+    }
     expect(pack.results.significance.length).toBe(3);
     const pdf = await exportPackPdf(reviewer, "demo-moderation");
     expect(Buffer.from(pdf.bytes.slice(0, 5)).toString("latin1")).toBe("%PDF-");
+    // The PDF states each candidate's operating point: rule, threshold, in-sample and held-out figures.
+    const dir = mkdtempSync(path.join(tmpdir(), "verdict-pdf-op-"));
+    try {
+      writeFileSync(path.join(dir, "demo.pdf"), pdf.bytes);
+      const text = pdftotext(path.join(dir, "demo.pdf")).replace(/\s+/g, " ");
+      expect(text).toContain("Operating points — rule: Cost-optimal within the floors");
+      for (const op of pack.operatingPoints) expect(text).toContain(`${op.threshold}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const prisma = await db();
     const events = await prisma.auditEvent.findMany({ where: { actorId: reviewer.id }, select: { action: true } });
     expect(events.map((e) => e.action).sort()).toEqual(["export.json", "export.pdf"]);

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
 import { canonicalJson } from "@/lib/canonical-json";
 import { packResults } from "@/lib/evidence/pack-results";
+import { operatingPointRows } from "@/lib/evidence/operating-point-rows";
 import type { PackData } from "@/lib/evidence/pack-data";
 import { recordAudit, type RequestInfo } from "../audit";
 import { auditHeadWith, formatHead } from "../audit-verify";
@@ -25,7 +26,9 @@ export async function buildPackExport(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
   const [{ otherRuns, ...data }, revisions, head] = await Promise.all([readPackModel(prisma, decisionId), getPackSignoff(actor, decisionId), auditHeadWith(prisma)]);
-  const content = { evidence: data, otherRuns, results: packResults(data) };
+  // Each candidate's threshold, rule and held-out figures, stated once for the auditor (issue 14).
+  const operatingPoints = operatingPointRows(data.decision.operatingRule ?? "FIXED", data.candidates, data.runs);
+  const content = { evidence: data, otherRuns, results: packResults(data), operatingPoints };
   const contentSha256 = createHash("sha256").update(canonicalJson(content), "utf8").digest("hex");
   const current = revisions.find((r) => r.supersededAt === null) ?? revisions[0] ?? null;
   return {

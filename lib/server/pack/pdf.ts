@@ -10,6 +10,8 @@ import { significanceReading } from "@/lib/evidence/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/evidence/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import type { PackExport } from "./export-pack";
+import { runFigures } from "@/lib/evidence/operating-figures";
+import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 
@@ -303,6 +305,22 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
   w.text(`Exported ${utcTime(pack.exportedAt)} by ${pack.exportedBy.name}. ${sealStatement(seal)}`, { size: 8, colour: "#555555" });
 }
 
+/** Each candidate's operating point (issue 14): threshold, rule, in-sample beside held-out figures. */
+function operatingPointsTable(w: Writer, pack: PackExport, currency: string): void {
+  const rows = pack.operatingPoints;
+  w.text(`Operating points — rule: ${rows[0]?.ruleLabel ?? "fixed threshold"}${rows[0]?.rule === "FIXED" ? "" : " (chosen on one half of the items, reported on the other, pooled; held-out figures are judged)"}`, { bold: true });
+  if (!rows[0] || rows[0].rule === "FIXED") return;
+  const cost = (x: number | undefined) => formatMoney(x, currency, 1);
+  w.table(["Candidate", "Threshold [95%]", "How chosen", "Recall in-sample / held out", "Precision at π in-sample / held out", "Cost / 1,000 in-sample / held out"], rows.map((r) => [
+    r.name,
+    `${formatNumber(r.threshold, 4)} ${formatInterval(r.thresholdInterval, 4)}`,
+    `${r.how}${r.shortfall?.recall != null ? `; misses the recall floor by ${formatNumber(r.shortfall.recall)}` : ""}${r.shortfall?.precision != null ? `; misses the precision floor by ${formatNumber(r.shortfall.precision)}` : ""}`,
+    `${formatNumber(r.inSample?.recall)} / ${formatNumber(r.heldOut?.recall)} ${formatInterval(r.heldOut?.recallInterval)}`,
+    `${formatNumber(r.inSample?.precision)} / ${formatNumber(r.heldOut?.precision)}`,
+    `${cost(r.inSample?.expectedCostPer1k)} / ${cost(r.heldOut?.expectedCostPer1k)}`,
+  ]), [70, 62, 150, 80, 70, w.width - 432]);
+}
+
 function signatureHeading(summary: VerdictSummary, quorum: number): string {
   if (summary.approved) return `Signatures — approved: ${summary.approved.name}, quorum of ${quorum} reached on revision ${summary.approved.revision}`;
   if (summary.rejected) return `Signatures — rejected on revision ${summary.rejected.revision}`;
@@ -335,6 +353,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
     ["Costs", `C_FN = ${d.costFn} ${d.currency}, C_FP = ${d.costFp} ${d.currency}`],
     ["Recall floor at π", String(d.recallFloor)],
     ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
+    ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
     ["Operating threshold", String(d.operatingThreshold)],
     ["SLOs", `p95 E2E ≤ ${d.sloP95E2eMs ?? "—"} ms; p95 TTFT ≤ ${d.sloP95TtftMs ?? "—"} ms; ≥ ${d.sloMinThroughputRps ?? "—"} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}; ≤ ${formatMoney(d.sloMaxCostPer1kRequests, d.currency)} per 1,000 requests`],
     ["Quorum", String(d.quorum)],
@@ -380,9 +399,11 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
       w.table(["Candidate", "Recall [95%]", `Floor ${d.recallFloor}`, "Precision at π", "Expected cost / 1,000", "Cost-optimal t"], data.candidates.map((c) => {
         const m = data.runs.find((r) => r.candidateId === c.id)?.metrics;
         if (!m) return [c.name, "no run", "", "", "", ""];
-        const recall = m.report.atThreshold.recall;
-        return [c.name, `${formatNumber(recall)} ${formatInterval(m.recallInterval)}`, recall !== null && recall >= d.recallFloor ? "✓ met" : "✗ missed", formatNumber(m.report.reweighted?.precision), formatMoney(m.report.reweighted?.expectedCostPer1k, d.currency, 1), m.costOptimum ? `${formatNumber(m.costOptimum.threshold, 4)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})` : "—"];
+        const f = runFigures(m); // held out under an operating-point rule
+        const recall = f.report.atThreshold.recall;
+        return [c.name, `${formatNumber(recall)} ${formatInterval(f.recallInterval)}`, recall !== null && recall >= d.recallFloor ? "✓ met" : "✗ missed", formatNumber(f.report.reweighted?.precision), formatMoney(f.report.reweighted?.expectedCostPer1k, d.currency, 1), m.costOptimum ? `${formatNumber(m.costOptimum.threshold, 4)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})` : "—"];
       }));
+      operatingPointsTable(w, pack, d.currency);
       w.chart(stressPrChart(stress, settings));
       w.chart(stressCostChart(stress, settings));
       w.chart(stressPrecisionVsPrevalenceChart(stress, settings));
@@ -454,7 +475,7 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
       signatures.map((s) => [
         s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
         MEANING_WORD[s.meaning],
-        s.candidateId ? name(s.candidateId) : "—",
+        s.candidateId ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatNumber(s.operatingThreshold, 4)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}` : "—",
         `${s.reason}${s.waiver ? `\nWaiver: ${s.waiver}` : ""}`,
         utcTime(s.signedAt),
         `#${s.revision}${s.superseded ? " (superseded)" : ""}\n${s.revisionSha256}`,

@@ -21,7 +21,7 @@ export async function readDecisionCore(client: Client, decisionId: string): Prom
     where: { id: decisionId },
     select: {
       id: true, title: true, description: true, positiveClass: true, prevalence: true, costFn: true, costFp: true, currency: true, recallFloor: true,
-      precisionFloor: true, operatingThreshold: true, sloP95E2eMs: true, sloP95TtftMs: true, sloMinThroughputRps: true, sloThroughputConcurrency: true,
+      precisionFloor: true, operatingThreshold: true, operatingRule: true, sloP95E2eMs: true, sloP95TtftMs: true, sloMinThroughputRps: true, sloThroughputConcurrency: true,
       sloMaxCostPer1kRequests: true, quorum: true, status: true, archivedAt: true, evaluationDatasetVersionId: true,
       candidates: {
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],

@@ -3,6 +3,7 @@ import { database } from "../db";
 import { seedDemo } from "./demo-seed";
 import { DEMO_DECISION_ID } from "@/lib/demo/moderation";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { runFigures } from "@/lib/evidence/operating-figures";
 import { checkSlos, rowAtSloConcurrency, type Pct } from "@/lib/evidence/serving";
 
 const previous = process.env.VERDICT_DEMO;
@@ -51,11 +52,17 @@ describe("demo seed", () => {
     // The leaderboard leader is not the best choice at π = 2% and these costs.
     const mmlu = decision.scores.filter((s) => s.suite === "MMLU").sort((a, b) => b.value - a.value);
     const leader = mmlu[0]!.candidateId;
-    const costOf = (id: string) => (decision.evalRuns.find((r) => r.candidateId === id)!.metrics as unknown as StoredRunMetrics).report.reweighted!.expectedCostPer1k!;
+    // Each candidate at its own cost-optimal threshold (issue 14), judged on held-out figures.
+    const metricsOf = (id: string) => decision.evalRuns.find((r) => r.candidateId === id)!.metrics as unknown as StoredRunMetrics;
+    const costOf = (id: string) => runFigures(metricsOf(id)).report.reweighted!.expectedCostPer1k!;
     const cheapest = [...decision.candidates].sort((a, b) => costOf(a.id) - costOf(b.id))[0]!.id;
     expect(cheapest).not.toBe(leader);
-    const leaderRun = decision.evalRuns.find((r) => r.candidateId === leader)!.metrics as unknown as StoredRunMetrics;
-    expect(leaderRun.report.atThreshold.recall!).toBeLessThan(decision.recallFloor);
+    expect(new Set(decision.candidates.map((c) => metricsOf(c.id).parameters.threshold)).size).toBe(decision.candidates.length);
+    expect(decision.candidates.every((c) => metricsOf(c.id).operatingPoint?.applies)).toBe(true);
+    // The leader misses the rare violations at 0.5; it meets the recall floor only far lower, at twice the cheapest's cost.
+    const leaderRun = metricsOf(leader!);
+    expect(leaderRun.parameters.threshold).toBeLessThan(0.5);
+    expect(costOf(leader!)).toBeGreaterThan(2 * costOf(cheapest));
 
     // Exactly one candidate fails an SLO at the stated concurrency; each has three or more load levels.
     const failing = decision.candidates.filter((c) => {

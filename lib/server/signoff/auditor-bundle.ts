@@ -26,7 +26,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const signatures = await tx.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
-      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, signedAt: true },
+      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true },
     });
     const events = await tx.auditEvent.findMany({
       where: { decisionId },

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
 import type { Gate } from "@/lib/evidence/gates";
+import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { packResults } from "@/lib/evidence/pack-results";
 import { TASK_PARAMETERS } from "../decisions";
 import { notFoundError } from "../errors";
@@ -55,7 +56,10 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
+  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, operatingRule, ...parameters } = d;
+  // The rule is frozen with the task (a change of rule is a new revision); FIXED, the rule of every
+  // pack frozen before it existed, is left out so those packs keep their exact bytes and hash.
+  const task = operatingRule === "FIXED" ? parameters : { ...parameters, operatingRule };
 
   // Results: derived from the pack's read model, read in this same transaction — the same
   // figures the page, the API and the exports state.
@@ -86,6 +90,22 @@ export async function buildPack(tx: Tx, decisionId: string): Promise<{ canonical
  * The gates a revision froze, per candidate. verdict.pack/1 stored them by candidate id,
  * verdict.pack/2 stores the read model's gate table (a list): both are read the same way.
  */
+/**
+ * The deployment configuration an approval names (issue 14): the candidate's operating threshold
+ * in the frozen revision (its run that counts) and the rule that chose it (FIXED when the pack
+ * has none: frozen before the rule existed).
+ */
+export function frozenOperatingPoint(canonicalJsonText: string, candidateId: string): { operatingThreshold: number | null; operatingRule: OperatingRuleKind } {
+  const pack = JSON.parse(canonicalJsonText) as {
+    task?: { operatingRule?: OperatingRuleKind };
+    runsThatCount?: { candidateId: string; runId: number }[];
+    evidence?: { evalRuns?: { id: number; metrics: { parameters?: { threshold?: number } } | null }[] };
+  };
+  const runId = pack.runsThatCount?.find((r) => r.candidateId === candidateId)?.runId;
+  const run = pack.evidence?.evalRuns?.find((r) => r.id === runId);
+  return { operatingThreshold: run?.metrics?.parameters?.threshold ?? null, operatingRule: pack.task?.operatingRule ?? "FIXED" };
+}
+
 export function frozenGates(canonicalJsonText: string): Record<string, Gate[]> {
   const pack = JSON.parse(canonicalJsonText) as { results?: { gates?: Record<string, Gate[]> | { candidateId: string; gates: Gate[] }[] } };
   const gates = pack.results?.gates;

@@ -6,7 +6,7 @@ import { recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { frozenGates } from "./build-pack";
+import { frozenGates, frozenOperatingPoint } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
@@ -104,9 +104,10 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
         candidateId,
         reason,
         waiver: failed.length ? waiver : null,
+        ...(candidateId ? frozenOperatingPoint(revision.canonicalJson, candidateId) : {}),
         signedAt: new Date(),
       },
-      select: { id: true, printedName: true, signerEmail: true, signerId: true, signedAt: true, meaning: true, candidateId: true, reason: true, waiver: true, revisionSha256: true, packRevisionId: true },
+      select: { id: true, printedName: true, signerEmail: true, signerId: true, signedAt: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, revisionSha256: true, packRevisionId: true },
     });
     await recordAudit(tx, { actor, action: "signature.create", entityType: "Signature", entityId: signature.id, decisionId, after: { ...signature, revision: revision.number, failedGates: failed.map((g) => g.key) }, request });
 
