@@ -22,6 +22,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     where: { id: decisionId },
     select: {
       ...TASK_PARAMETERS,
+      evalProtocol: true,
       candidates: {
         orderBy: { id: "asc" },
         select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true, aliases: true },
@@ -55,7 +56,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, ...task } = d;
+  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, evalProtocol, ...task } = d;
 
   // Results: derived from the pack's read model, read in this same transaction — the same
   // figures the page, the API and the exports state.
@@ -64,6 +65,8 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     format: PACK_FORMAT,
     decisionId: d.id,
     task,
+    // The evaluation protocol (prompt, output contract, scoring, sampling) the harness ran with.
+    protocol: evalProtocol,
     candidates,
     evidence: { imports, leaderboardScores: scores, suiteResemblances: resemblances, datasets, evalRuns, servingBenchmarks },
     runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),
