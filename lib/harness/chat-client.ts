@@ -137,8 +137,10 @@ export class ChatClient {
           }
         },
       });
+      let onAbort: (() => void) | null = null;
       const finish = () => {
         result.e2eMs = performance.now() - t0;
+        if (onAbort) signal?.removeEventListener("abort", onAbort);
         resolve(result);
       };
       const ok = () => result.status !== null && result.status >= 200 && result.status < 300;
@@ -148,8 +150,9 @@ export class ChatClient {
           // undici's handler interface as Pool.dispatch takes it (the controller-style one needs a wrapper).
           onConnect: (abort: (error?: Error) => void) => {
             if (!signal) return;
-            if (signal.aborted) abort(abortError());
-            else signal.addEventListener("abort", () => abort(abortError()), { once: true });
+            if (signal.aborted) return abort(abortError());
+            onAbort = () => abort(abortError());
+            signal.addEventListener("abort", onAbort, { once: true });
           },
           onHeaders: (statusCode: number, rawHeaders: Buffer[]) => {
             result.status = statusCode;
