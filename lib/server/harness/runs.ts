@@ -152,3 +152,9 @@ async function itemSummaries(prisma: Awaited<ReturnType<typeof db>>, runIds: num
     return [id, r ? { parseFailures: r.parseFailures, failedRequests: r.failedRequests, retried: r.retried, inputTokens: r.inputTokens ?? 0, outputTokens: r.outputTokens ?? 0 } : empty];
   }));
 }
+
+/** A run number from a path or an option; anything else names no run. */
+export function parseRunId(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new AppError("NOT_FOUND", "The run was not found.");
+  return Number(value);
+}
