@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
 import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
@@ -81,6 +82,8 @@ async function callAll(database: Database, run: { id: number; protocol: unknown;
   const apiKey = run.apiKeyCiphertext ? decryptSecret(run.apiKeyCiphertext) : null;
   const client = new ChatClient({ baseUrl: run.endpoint.baseUrl, model: run.endpoint.model, apiKey }, protocol, { connections: inFlight, stallTimeoutMs: limits.stallTimeoutMs });
   const controller = new AbortController();
+  // Every request in flight listens for the cancel.
+  setMaxListeners(0, controller.signal);
   const mine = aborts.get(run.id) ?? new Set<AbortController>();
   aborts.set(run.id, mine.add(controller));
   const writer = new ItemWriter(database, run.id, (status) => {

@@ -102,7 +102,7 @@ describe("a harness run against the simulated endpoint", () => {
     const ttft = serving.ttftMs as { p50: number; p99: number };
     expect(ttft.p50).toBeGreaterThanOrEqual(TTFT);
     // Upper bounds leave room for a loaded machine's scheduler (the benchmark measures the overhead itself).
-    expect(ttft.p50).toBeLessThan(TTFT + 75);
+    expect(ttft.p50).toBeLessThan(TTFT + 250);
     const itl = serving.itlMs as { p50: number };
     expect(itl.p50).toBeGreaterThan(0);
     expect(itl.p50).toBeLessThan(ITL + 10);

@@ -28,16 +28,14 @@ export interface ItemResult {
  * twice. Each flush returns the run's status, which is how a cancel reaches a worker.
  */
 const INSERT_SQL = `
-WITH rows AS (
-  SELECT * FROM unnest($2::text[], $3::bool[], $4::text[], $5::bool[], $6::float8[], $7::text[], $8::int[], $9::text[], $10::int[], $11::int[], $12::int[], $13::float8[], $14::float8[], $15::text[], $16::float8[])
-    AS r("itemId", completed, "rawOutput", predicted, score, "parseFailure", "httpStatus", error, attempts, "inputTokens", "outputTokens", "ttftMs", "e2eMs", itl, "startedAt")
-), ins AS (
+WITH ins AS (
   INSERT INTO "HarnessItem" ("harnessRunId", "itemId", completed, "rawOutput", predicted, score, "parseFailure", "httpStatus", error, attempts, "inputTokens", "outputTokens", "ttftMs", "e2eMs", "itlMs", "startedAt")
-  SELECT $1, "itemId", completed, "rawOutput", predicted, score, "parseFailure", "httpStatus", error, attempts, "inputTokens", "outputTokens", "ttftMs", "e2eMs", itl::float8[], "startedAt" FROM rows
+  SELECT $1, "itemId", completed, "rawOutput", predicted, score, "parseFailure", "httpStatus", error, attempts, "inputTokens", "outputTokens", "ttftMs", "e2eMs", "itlMs", "startedAt"
+    FROM json_populate_recordset(NULL::"HarnessItem", $2::json)
   ON CONFLICT DO NOTHING
   RETURNING 1
 )
-UPDATE "HarnessRun" SET "doneCount" = "doneCount" + (SELECT count(*) FROM ins) WHERE id = $1 RETURNING status::text AS status, "doneCount" AS "doneCount"`;
+UPDATE "HarnessRun" SET "doneCount" = "doneCount" + (SELECT count(*) FROM ins) WHERE id = $1 RETURNING status::text AS status`;
 
 export class ItemWriter {
   private buffer: ItemResult[] = [];
@@ -45,6 +43,7 @@ export class ItemWriter {
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   status = "RUNNING";
+
 
   constructor(
     private readonly database: Database,
@@ -80,11 +79,9 @@ export class ItemWriter {
   }
 
   private async write(rows: ItemResult[]) {
-    const col = <K extends keyof ItemResult>(k: K) => rows.map((r) => r[k]);
-    const [row] = await rawQuery<{ status: string }>(this.database, INSERT_SQL, [
-      this.runId, col("itemId"), col("completed"), col("rawOutput"), col("predicted"), col("score"), col("parseFailure"), col("httpStatus"), col("error"), col("attempts"),
-      col("inputTokens"), col("outputTokens"), col("ttftMs"), col("e2eMs"), rows.map((r) => `{${r.itlMs.join(",")}}`), col("startedAt"),
-    ]);
+    // One JSON parameter, parsed by PostgreSQL (json_populate_recordset, JSON arrays to float8[]):
+    // V8's JSON.stringify is far cheaper than the driver's escaping of fifteen arrays.
+    const [row] = await rawQuery<{ status: string }>(this.database, INSERT_SQL, [this.runId, JSON.stringify(rows)]);
     this.status = row?.status ?? "FAILED";
     this.onStatus(this.status);
   }
