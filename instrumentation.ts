@@ -7,6 +7,7 @@ export async function register() {
     if (process.env.NEXT_PHASE !== "phase-production-build") {
       // Crash recovery and the job queue, at start and then periodically (lib/server/jobs/recovery.ts).
       const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([import("./lib/server/db"), import("./lib/server/jobs/recovery"), import("./lib/server/harness/queue")]);
+      if (process.env.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();
       void database()
         .then(async (db) => {
           await startMaintenance(db);

@@ -26,6 +26,8 @@ export interface SimConfig {
   labels: [string, string];
   /** Wait for each token's deadline to within ~0.1 ms (a short spin after a timer) instead of a timer's ~1 ms. */
   precise: boolean;
+  /** What to answer a request without a directive (the demo answers from its generated data). */
+  answer?: (messages: readonly { role: string; content: string }[]) => SimDirective | null;
 }
 
 export const DEFAULT_SIM_CONFIG: SimConfig = { ttftMs: 0, itlMs: 0, output: "label", labels: ["yes", "no"], precise: true };
@@ -130,7 +132,7 @@ export async function startSimServer(config: Partial<SimConfig> = {}, port = 0, 
     }
     const messages = request.messages ?? [];
     const all = messages.map((m) => m.content).join("\n");
-    const d = parseDirective(all) ?? {};
+    const d = parseDirective(all) ?? state.answer?.(messages) ?? {};
     // Only requests that name an id are counted and logged: the benchmark's anonymous requests
     // must not grow the server's memory (and its garbage collection) as they go.
     const id = d.id ?? "";

@@ -10,6 +10,8 @@ import { drainInlineJobs } from "../jobs";
 import { setCandidateEndpoint, setEvalProtocol } from "./endpoints";
 import { drainInlineChunks } from "./queue";
 import { cancelHarnessRun, getHarnessRun, startHarnessRun } from "./runs";
+import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoAnswers } from "@/lib/demo/harness";
+import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions } from "@/lib/demo/moderation";
 
 // Chunks and the metrics job run in this process; retries quick so the test measures, not waits.
 process.env.VERDICT_JOBS = "inline";
@@ -161,5 +163,23 @@ describe("a harness run against the simulated endpoint", () => {
     await expect(startHarnessRun(reviewer, decisionId, { candidateId: candidate.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(startHarnessRun(analyst, decisionId, { candidateId: candidate.id, concurrency: 99 })).rejects.toMatchObject({ code: "VALIDATION", message: expect.stringMatching(/^concurrency:/) });
     expect(await prisma.harnessRun.count({ where: { decisionId } })).toBe(0);
+  });
+
+  it("the demo's simulated endpoint reproduces the demo's uploaded predictions through the JSON contract", async () => {
+    const demoSim = await startSimServer({ ttftMs: 1, itlMs: 0, output: "json", labels: ["violating", "ok"], answer: demoAnswers() });
+    try {
+      const analyst = await makeActor(["ANALYST"]);
+      const all = generateDemoItems();
+      const items = all.slice(0, 120);
+      const { decisionId, candidate } = await makeHarnessDecision(analyst, demoSim.url, items, { protocol: DEMO_PROTOCOL, concurrency: 8 });
+      const run = await startHarnessRun(analyst, decisionId, { candidateId: candidate.id });
+      await drainInlineChunks();
+      const prisma = await db();
+      const stored = await prisma.harnessItem.findMany({ where: { harnessRunId: run.id }, orderBy: { itemId: "asc" } });
+      const expected = generateDemoPredictions(demoCandidates[DEMO_SIMULATED_INDEX]!, all, DEMO_SEED + DEMO_SIMULATED_INDEX + 1).slice(0, 120);
+      expect(stored.map((s) => ({ itemId: s.itemId, score: s.score, failed: s.parseFailure !== null }))).toEqual(expected.map((p) => ({ itemId: p.itemId, score: p.score, failed: p.parseFailure })));
+    } finally {
+      await demoSim.close();
+    }
   });
 });
