@@ -9,7 +9,8 @@ import { db } from "../db";
 import { drainInlineJobs } from "../jobs";
 import { setCandidateEndpoint, setEvalProtocol } from "./endpoints";
 import { drainInlineChunks } from "./queue";
-import { cancelHarnessRun, getHarnessRun, startHarnessRun } from "./runs";
+import { cancelHarnessRun, getHarnessRun, startHarnessRun, startSweep } from "./runs";
+import { highestPassingConcurrency } from "@/lib/evidence/serving";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoAnswers } from "@/lib/demo/harness";
 import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions } from "@/lib/demo/moderation";
 
@@ -181,5 +182,27 @@ describe("a harness run against the simulated endpoint", () => {
     } finally {
       await demoSim.close();
     }
+  });
+
+  it("a load sweep measures each level after the previous one and stage 5 finds the highest level meeting the SLOs", async () => {
+    const analyst = await makeActor(["ANALYST"]);
+    const prefix = `s${Date.now() % 1000}-`;
+    // Latency grows with load on a real server; here each item's time to first token says so itself.
+    const items = Array.from({ length: 16 }, (_, k) => ({ itemId: `${prefix}${String(k).padStart(2, "0")}`, label: k % 2 === 0, text: `[[sim label=yes p=0.7 tokens=2]]` }));
+    const { decisionId, candidate } = await makeHarnessDecision(analyst, sim.url, items, { concurrency: 4 });
+    const { runs } = await startSweep(analyst, decisionId, { candidateId: candidate.id, levels: [4, 1, 2], limit: 12 });
+    await drainInlineChunks();
+    const prisma = await db();
+    const done = await prisma.harnessRun.findMany({ where: { id: { in: runs.map((r) => r.id) } }, orderBy: { id: "asc" }, include: { servingBenchmark: true, items: { select: { startedAt: true } } } });
+    expect(done.map((r) => [r.concurrency, r.status, r.doneCount, r.evalRunId])).toEqual([[1, "DONE", 12, null], [2, "DONE", 12, null], [4, "DONE", 12, null]]);
+    for (let i = 1; i < done.length; i++) expect(Math.min(...done[i]!.items.map((x) => x.startedAt))).toBeGreaterThanOrEqual(done[i - 1]!.finishedAt!.getTime());
+    const rows = done.map((r) => ({ ...r.servingBenchmark!, ttftMs: r.servingBenchmark!.ttftMs as object, e2eMs: r.servingBenchmark!.e2eMs as object }));
+    expect(rows.map((r) => r.completed)).toEqual([12, 12, 12]);
+    // Throughput grows with concurrency against a server that answers each request in fixed time.
+    expect(rows[2]!.requestThroughput).toBeGreaterThan(rows[0]!.requestThroughput * 1.5);
+    const pricing = { priceInputPerMTok: 0.5, priceOutputPerMTok: 1.5, pricePerHour: null };
+    const slos = { sloP95E2eMs: 10_000, sloP95TtftMs: null, sloMinThroughputRps: null, sloThroughputConcurrency: null, sloMaxCostPer1kRequests: null };
+    expect(highestPassingConcurrency(slos, pricing, rows)?.concurrency).toBe(4);
+    expect(highestPassingConcurrency({ ...slos, sloP95E2eMs: 1 }, pricing, rows)).toBeNull();
   });
 });
