@@ -11,6 +11,7 @@ import { setCandidateEndpoint, setEvalProtocol } from "./endpoints";
 import { drainInlineChunks } from "./queue";
 import { cancelHarnessRun, getHarnessRun, startHarnessRun, startSweep } from "./runs";
 import { highestPassingConcurrency } from "@/lib/evidence/serving";
+import { buildPack } from "../signoff/build-pack";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoAnswers } from "@/lib/demo/harness";
 import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions } from "@/lib/demo/moderation";
 
@@ -204,5 +205,16 @@ describe("a harness run against the simulated endpoint", () => {
     const slos = { sloP95E2eMs: 10_000, sloP95TtftMs: null, sloMinThroughputRps: null, sloThroughputConcurrency: null, sloMaxCostPer1kRequests: null };
     expect(highestPassingConcurrency(slos, pricing, rows)?.concurrency).toBe(4);
     expect(highestPassingConcurrency({ ...slos, sloP95E2eMs: 1 }, pricing, rows)).toBeNull();
+  });
+
+  it("the pack revision's hash covers the protocol", async () => {
+    const analyst = await makeActor(["ANALYST"]);
+    const { decisionId } = await makeHarnessDecision(analyst, sim.url, plan(`h${Date.now() % 1000}-`, 2).map((i) => i.item));
+    const prisma = await db();
+    const before = await prisma.$transaction((tx) => buildPack(tx, decisionId));
+    expect(JSON.parse(before.canonicalJson).protocol).toEqual(JSON.parse(JSON.stringify(LABEL_PROTOCOL)));
+    await setEvalProtocol(analyst, decisionId, { ...LABEL_PROTOCOL, sampling: { ...LABEL_PROTOCOL.sampling, temperature: 0.2 } });
+    const after = await prisma.$transaction((tx) => buildPack(tx, decisionId));
+    expect(after.sha256).not.toBe(before.sha256);
   });
 });
