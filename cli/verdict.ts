@@ -11,6 +11,7 @@ const commands: Record<string, Command> = {
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
   items: { summary: "list an eval run's items behind a figure of the pack (a cell, slice or operating point; CSV)", load: () => import("./commands/items") },
+  run: { summary: "run a candidate's endpoint over the evaluation dataset: start, sweep, watch, cancel; set the protocol and endpoints", load: () => import("./commands/run") },
   audit: { summary: "verify the audit trail's hash chain, signatures and revisions; print its head", load: () => import("./commands/audit") },
 };
 

@@ -14,7 +14,7 @@ async function main() {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e";
   await recreateDatabase(url);
   // The app connects as a role that owns nothing; `url` (the owner) migrated and granted it.
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, VERDICT_DEMO: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, VERDICT_DEMO: "1", VERDICT_DEMO_SIM_PORT: process.env.VERDICT_DEMO_SIM_PORT ?? String(Number(process.env.E2E_PORT ?? 3210) + 19), AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
   if (process.env.E2E_SKIP_BUILD !== "1") await run(process.execPath, [nextBin(), "build"], env);
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
   // Invitations go to a local SMTP sink whose mails the specs read (e2e/enrol.ts).

@@ -6,6 +6,7 @@
 import { database } from "../lib/server/db.ts";
 import { runWorker } from "../lib/server/jobs/index.ts";
 import { startMaintenance } from "../lib/server/jobs/recovery.ts";
+import { startHarnessJobs } from "../lib/server/harness/queue.ts";
 
 async function main() {
   if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
@@ -13,6 +14,8 @@ async function main() {
   const stop = await runWorker(db);
   // Lost runs, orphaned spool files: at start and periodically, like the web servers.
   await startMaintenance(db, { workQueue: true });
+  // Harness runs' chunks: worked here too, and runs left by a killed process resumed.
+  await startHarnessJobs(db, { workQueue: true });
   console.log(`Worker started (pid ${process.pid}); waiting for jobs.`);
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -14,7 +14,7 @@ import { pgRunner } from "./sql-runner.ts";
 
 /** The job queue's schema and its queues (lib/server/jobs): created by the owner, used by the app. */
 export const JOB_SCHEMA = "pgboss";
-export const JOB_QUEUES = ["compute-eval-run"] as const;
+export const JOB_QUEUES = ["compute-eval-run", "harness-chunk"] as const;
 
 /** Rows the app adds but never changes or removes (on top of the triggers that refuse it to anyone). */
 export const APPEND_ONLY_TABLES = ["AuditEvent", "Signature", "PackRevision"] as const;

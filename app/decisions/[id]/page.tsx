@@ -16,6 +16,7 @@ import { DecisionParameters } from "@/components/decisions/decision-parameters";
 import { StatusBadge } from "@/components/decisions/status-badge";
 import { StageHeader, StageSkeleton } from "@/components/evidence/stage-header";
 import { CandidateList } from "@/components/evidence/candidate-list";
+import { HarnessSection } from "./harness-section";
 import "./pack.css";
 import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSection } from "./sections";
 
@@ -94,6 +95,9 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
             <Overview actor={actor} decisionId={id} />
           </Suspense>
         </section>
+        <Suspense fallback={<StageSkeleton label="the runs" />}>
+          <HarnessSection actor={actor} decisionId={id} />
+        </Suspense>
         <section className="card" aria-labelledby="candidates-heading">
           <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
           <CandidateList candidates={candidates} />

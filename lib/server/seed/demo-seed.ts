@@ -21,6 +21,7 @@ import { hashPassword } from "../passwords";
 import { computeEvalRun } from "../eval-runs";
 import { computeComparisons } from "../comparisons";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
+import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoSimBaseUrl } from "@/lib/demo/harness";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const SYSTEM = { id: null, roles: [] as RoleName[] };
@@ -73,7 +74,7 @@ export async function seedDemo(database: Database, log: (line: string) => void =
 
   const { versionId, runs } = await prisma.$transaction(
     async (tx) => {
-      await tx.decision.create({ data: { ...demoDecision, createdById: analystId } });
+      await tx.decision.create({ data: { ...demoDecision, evalProtocol: DEMO_PROTOCOL as object, createdById: analystId } });
       const datasetImport = await tx.import.create({
         data: { decisionId: DEMO_DECISION_ID, kind: "DATASET", format: "demo-generator", fileName: "moderation-eval-v1.csv", sha256: sha256(itemsCsv), sizeBytes: BigInt(Buffer.byteLength(itemsCsv)), status: "SUCCEEDED", rowCount: items.length, importedById: analystId },
       });
@@ -95,6 +96,10 @@ export async function seedDemo(database: Database, log: (line: string) => void =
             pricePerHour: model.serving.pricing.perHour,
           },
         });
+        if (index === DEMO_SIMULATED_INDEX) {
+          // Served by the app's own simulated endpoint (lib/server/harness/demo-endpoint.ts), named so wherever it appears.
+          await tx.candidateEndpoint.create({ data: { candidateId: candidate.id, baseUrl: demoSimBaseUrl(), model: `${model.name} (simulated)`, concurrency: 32, simulated: true } });
+        }
         const scores = demoLeaderboardRows(model);
         const boardImport = await tx.import.create({
           data: { decisionId: DEMO_DECISION_ID, kind: "LEADERBOARD", format: "demo-generator", fileName: `${model.name}-leaderboards.json`, sha256: sha256(JSON.stringify(scores)), sizeBytes: BigInt(JSON.stringify(scores).length), status: "SUCCEEDED", rowCount: scores.length, importedById: analystId },

@@ -23,6 +23,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     where: { id: decisionId },
     select: {
       ...TASK_PARAMETERS,
+      evalProtocol: true,
       candidates: {
         orderBy: { id: "asc" },
         select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true, aliases: true },
@@ -56,7 +57,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, operatingRule, ...parameters } = d;
+  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, evalProtocol, operatingRule, ...parameters } = d;
   // The rule is frozen with the task (a change of rule is a new revision); FIXED, the rule of every
   // pack frozen before it existed, is left out so those packs keep their exact bytes and hash.
   const task = operatingRule === "FIXED" ? parameters : { ...parameters, operatingRule };
@@ -68,6 +69,9 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     format: PACK_FORMAT,
     decisionId: d.id,
     task,
+    // The evaluation protocol (prompt, output contract, scoring, sampling) the harness runs with;
+    // left out while there is none, so packs frozen before it existed keep their bytes and hash.
+    ...(evalProtocol === null ? {} : { protocol: evalProtocol }),
     candidates,
     evidence: { imports, leaderboardScores: scores, suiteResemblances: resemblances, datasets, evalRuns, servingBenchmarks },
     runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),

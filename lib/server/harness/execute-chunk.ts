@@ -1,0 +1,136 @@
+import "server-only";
+import { setMaxListeners } from "node:events";
+import { rawQuery, type Database } from "@/lib/db/connect";
+import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
+import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
+import { protocolSchema, renderMessages, type PromptItem } from "@/lib/harness/protocol";
+import { ItemWriter, type ItemResult } from "./item-writer";
+import { decryptSecret } from "./secrets";
+import { lockChunk, openSlotSession, takeSlots } from "./slots";
+
+/** The run's endpoint as frozen at its start (no key: that is read, encrypted, when a chunk runs). */
+export interface EndpointSnapshot {
+  baseUrl: string;
+  model: string;
+  apiKeyFingerprint: string | null;
+  concurrency: number;
+  rateLimitRps: number | null;
+  simulated: boolean;
+}
+
+/** Knobs of the worker's client (environment): a stall, the attempts and the first backoff. */
+export const harnessLimits = () => ({
+  stallTimeoutMs: Number(process.env.VERDICT_HARNESS_STALL_MS ?? 60_000),
+  maxAttempts: Number(process.env.VERDICT_HARNESS_MAX_ATTEMPTS ?? 4),
+  baseDelayMs: Number(process.env.VERDICT_HARNESS_BACKOFF_MS ?? 500),
+});
+
+/** Cancels reach this process's chunks at once (other workers see it at their next flush). */
+const holder = globalThis as typeof globalThis & { __verdictHarnessAborts?: Map<number, Set<AbortController>> };
+const aborts = (holder.__verdictHarnessAborts ??= new Map());
+export function abortLocalChunks(runId: number) {
+  for (const c of aborts.get(runId) ?? []) c.abort();
+}
+
+export type ChunkOutcome = "done" | "taken" | "no-slots" | "skipped" | "cancelled";
+
+/**
+ * Executes one chunk of a run: the chunk's items (in item id order) that have no stored result,
+ * with as many requests in flight as the slots it holds (slots.ts). Each result is stored as it
+ * arrives (item-writer.ts), so a kill loses no stored item and resume calls only the others.
+ * "taken": another worker executes this chunk; "no-slots": every slot is taken (retry later).
+ */
+export async function executeChunk(database: Database, runId: number, chunk: number): Promise<ChunkOutcome> {
+  const session = await openSlotSession(database);
+  try {
+    if (!(await lockChunk(session, runId, chunk))) return "taken";
+    const [run] = await rawQuery<{ id: number; status: string; candidateId: string; datasetVersionId: number; concurrency: number; chunkSize: number; itemCount: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null }>(
+      database,
+      `SELECT r.id, r.status::text AS status, r."candidateId", r."datasetVersionId", r.concurrency, r."chunkSize", r."itemCount", r.protocol, r.endpoint, e."apiKeyCiphertext"
+         FROM "HarnessRun" r LEFT JOIN "CandidateEndpoint" e ON e."candidateId" = r."candidateId" WHERE r.id = $1`,
+      [runId],
+    );
+    if (!run || (run.status !== "QUEUED" && run.status !== "RUNNING")) return "skipped";
+    const offset = chunk * run.chunkSize;
+    const size = Math.max(0, Math.min(run.chunkSize, run.itemCount - offset));
+    const items = await rawQuery<PromptItem>(
+      database,
+      `SELECT c."itemId", c.text, c.slice FROM (
+         SELECT "itemId", text, slice FROM "DatasetItem" WHERE "datasetVersionId" = $1 ORDER BY "itemId" COLLATE "C" OFFSET $2 LIMIT $3
+       ) c WHERE NOT EXISTS (SELECT 1 FROM "HarnessItem" h WHERE h."harnessRunId" = $4 AND h."itemId" = c."itemId")
+       ORDER BY c."itemId" COLLATE "C"`,
+      [run.datasetVersionId, offset, size, runId],
+    );
+    if (items.length === 0) return "done";
+    const slots = await takeSlots(session, run, run.endpoint.concurrency, Math.min(run.concurrency, items.length));
+    if (slots.held === 0) return "no-slots";
+    try {
+      await rawQuery(database, `UPDATE "HarnessRun" SET status = 'RUNNING' WHERE id = $1 AND status = 'QUEUED'`, [runId]);
+      return await callAll(database, run, items, slots.held);
+    } finally {
+      await slots.release();
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+async function callAll(database: Database, run: { id: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null }, items: PromptItem[], inFlight: number): Promise<ChunkOutcome> {
+  const protocol = protocolSchema.parse(run.protocol);
+  const validator = contractValidator(protocol);
+  const limits = harnessLimits();
+  const apiKey = run.apiKeyCiphertext ? decryptSecret(run.apiKeyCiphertext) : null;
+  const client = new ChatClient({ baseUrl: run.endpoint.baseUrl, model: run.endpoint.model, apiKey }, protocol, { connections: inFlight, stallTimeoutMs: limits.stallTimeoutMs });
+  const controller = new AbortController();
+  // Every request in flight listens for the cancel.
+  setMaxListeners(0, controller.signal);
+  const mine = aborts.get(run.id) ?? new Set<AbortController>();
+  aborts.set(run.id, mine.add(controller));
+  const writer = new ItemWriter(database, run.id, (status) => {
+    if (status !== "RUNNING" && status !== "QUEUED") controller.abort();
+  });
+  // The endpoint's rate limit, shared out by slots: this chunk starts at most rps × held / limit a second.
+  const interval = run.endpoint.rateLimitRps ? 1000 / ((run.endpoint.rateLimitRps * inFlight) / run.endpoint.concurrency) : 0;
+  let nextStart = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (!controller.signal.aborted) {
+      const item = items[next++];
+      if (!item) return;
+      if (interval > 0) {
+        const wait = nextStart - performance.now();
+        nextStart = Math.max(nextStart, performance.now()) + interval;
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      const call = await callWithRetries(client, renderMessages(protocol, item), { ...limits, signal: controller.signal });
+      if (controller.signal.aborted) return;
+      const parsed = call.completed ? parseOutput(protocol, call.text, call.firstTokenLogprobs, validator) : null;
+      const result: ItemResult = {
+        itemId: item.itemId,
+        completed: call.completed,
+        rawOutput: call.completed || call.text ? call.text : null,
+        predicted: parsed?.ok ? parsed.predicted : null,
+        score: parsed?.ok ? parsed.score : null,
+        parseFailure: parsed && !parsed.ok ? parsed.reason : null,
+        httpStatus: call.status,
+        error: call.error,
+        attempts: call.attempts,
+        inputTokens: call.inputTokens,
+        outputTokens: call.outputTokens,
+        ttftMs: call.ttftMs,
+        e2eMs: call.e2eMs,
+        itlMs: call.itlMs,
+        startedAt: call.startedAt,
+      };
+      writer.push(result);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: inFlight }, worker));
+    await writer.close();
+  } finally {
+    mine.delete(controller);
+    await client.close();
+  }
+  return writer.status === "CANCELLED" || controller.signal.aborted ? "cancelled" : "done";
+}

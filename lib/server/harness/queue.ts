@@ -1,0 +1,126 @@
+import "server-only";
+import { rawQuery, type Database } from "@/lib/db/connect";
+import { enqueueComputeRun, queueEnabled, startBoss } from "../jobs";
+import { executeChunk } from "./execute-chunk";
+import { finishRunIfComplete } from "./finish-run";
+
+/**
+ * A harness run's chunks as jobs: on the pg-boss queue "harness-chunk" beside the metrics jobs,
+ * so every `npm run worker` (and web process, unless VERDICT_WORKER=0) shares them; in-process on
+ * the embedded database (or VERDICT_JOBS=inline), one chunk at a time.
+ *
+ * Liveness needs no heartbeat: a chunk runs under its advisory lock on a session of its own
+ * (slots.ts), and `resumeHarnessRuns` — at start and every RESUME_INTERVAL_MS — queues again every
+ * chunk of an active run that has items without a stored result. A duplicate job finds the chunk
+ * locked ("taken") or with nothing left, and does nothing.
+ */
+export const HARNESS_QUEUE = "harness-chunk";
+export const RESUME_INTERVAL_MS = 60_000;
+const NO_SLOT_RETRY_S = 2;
+
+type Boss = import("pg-boss");
+const holder = globalThis as typeof globalThis & { __verdictHarnessWorker?: Promise<void>; __verdictHarnessInline?: Promise<void>; __verdictHarnessTimer?: NodeJS.Timeout };
+
+export async function enqueueChunks(database: Database, runId: number, chunks: readonly number[]): Promise<void> {
+  if (!queueEnabled(database)) {
+    const previous = holder.__verdictHarnessInline ?? Promise.resolve();
+    holder.__verdictHarnessInline = previous.then(async () => {
+      for (const chunk of chunks) {
+        try {
+          await runChunkJob(database, runId, chunk, null);
+        } catch (error) {
+          console.error(`harness run ${runId} chunk ${chunk}:`, error instanceof Error ? error.message : error);
+        }
+      }
+    });
+    return;
+  }
+  const work = process.env.VERDICT_WORKER !== "0";
+  const boss = await startBoss(work ? database : null);
+  if (work) await workHarnessQueue(boss, database);
+  // A chunk may run for hours against a slow endpoint: pg-boss must not give it away meanwhile.
+  for (const chunk of chunks) await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, expireInSeconds: 23 * 3600 });
+}
+
+/** Resolves when every in-process chunk queued so far has run (tests, the CLI). */
+export async function drainInlineChunks(): Promise<void> {
+  let seen: Promise<void> | undefined;
+  while (holder.__verdictHarnessInline && holder.__verdictHarnessInline !== seen) {
+    seen = holder.__verdictHarnessInline;
+    await seen;
+  }
+}
+
+/** One chunk, then what follows it: the run's end (eval run, serving row, metrics job) or the sweep's next level. */
+export async function runChunkJob(database: Database, runId: number, chunk: number, boss: Boss | null): Promise<void> {
+  for (;;) {
+    const outcome = await executeChunk(database, runId, chunk);
+    if (outcome === "no-slots") {
+      if (boss) {
+        await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, startAfter: NO_SLOT_RETRY_S, expireInSeconds: 23 * 3600 });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, NO_SLOT_RETRY_S * 1000));
+      continue;
+    }
+    if (outcome !== "done") return;
+    break;
+  }
+  const finished = await finishRunIfComplete(database, runId);
+  if (finished?.evalRunId) await enqueueComputeRun(database, finished.evalRunId);
+  if (finished?.nextSweepLevel) await enqueueRun(database, finished.nextSweepLevel);
+}
+
+/** Queues every chunk of a run. */
+export async function enqueueRun(database: Database, runId: number): Promise<void> {
+  const [run] = await rawQuery<{ itemCount: number; chunkSize: number }>(database, `SELECT "itemCount", "chunkSize" FROM "HarnessRun" WHERE id = $1`, [runId]);
+  if (!run) return;
+  const chunks = Array.from({ length: Math.ceil(run.itemCount / run.chunkSize) }, (_, i) => i);
+  await enqueueChunks(database, runId, chunks);
+}
+
+async function workHarnessQueue(boss: Boss, database: Database): Promise<void> {
+  holder.__verdictHarnessWorker ??= (async () => {
+    await boss.createQueue(HARNESS_QUEUE);
+    await boss.work<{ runId: number; chunk: number }>(HARNESS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+      for (const job of jobs) await runChunkJob(database, job.data.runId, job.data.chunk, boss);
+    });
+  })();
+  return holder.__verdictHarnessWorker;
+}
+
+/**
+ * Crash recovery: every chunk of a RUNNING run with items left, and of a QUEUED run that is not
+ * waiting its turn in a sweep, is queued again; a run with every item stored but not finished is
+ * finished. Returns the runs resumed.
+ */
+export async function resumeHarnessRuns(database: Database, { decisionId }: { decisionId?: string } = {}): Promise<number[]> {
+  const runs = await rawQuery<{ id: number; status: string; sweepId: string | null; itemCount: number; doneCount: number; chunkSize: number }>(
+    database,
+    `SELECT r.id, r.status::text AS status, r."sweepId", r."itemCount", r."doneCount", r."chunkSize" FROM "HarnessRun" r
+      WHERE r.status IN ('QUEUED', 'RUNNING') AND ($1::text IS NULL OR r."decisionId" = $1)
+        AND (r."sweepId" IS NULL OR NOT EXISTS (
+          SELECT 1 FROM "HarnessRun" o WHERE o."sweepId" = r."sweepId" AND o.id < r.id AND o.status IN ('QUEUED', 'RUNNING')))
+      ORDER BY r.id`,
+    [decisionId ?? null],
+  );
+  for (const run of runs) {
+    if (run.doneCount >= run.itemCount) {
+      const finished = await finishRunIfComplete(database, run.id);
+      if (finished?.evalRunId) await enqueueComputeRun(database, finished.evalRunId);
+      if (finished?.nextSweepLevel) await enqueueRun(database, finished.nextSweepLevel);
+    } else {
+      await enqueueRun(database, run.id);
+    }
+  }
+  return runs.map((r) => r.id);
+}
+
+/** At start (web process, worker): resume, work the queue, and resume again periodically. */
+export async function startHarnessJobs(database: Database, { workQueue = process.env.VERDICT_WORKER !== "0" } = {}): Promise<void> {
+  if (workQueue && queueEnabled(database)) await workHarnessQueue(await startBoss(database), database);
+  await resumeHarnessRuns(database);
+  holder.__verdictHarnessTimer ??= setInterval(() => {
+    resumeHarnessRuns(database).catch((error: unknown) => console.error("harness resume:", error instanceof Error ? error.message : error));
+  }, RESUME_INTERVAL_MS).unref();
+}
