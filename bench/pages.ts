@@ -21,6 +21,7 @@
  * sign-in, the pages and the load must work. The bootstrap uses BENCH_BOOTSTRAP resamples per run
  * (default 200) and BENCH_PAIR_BOOTSTRAP per pair (default 30) to keep the seed short: B changes
  * the stored intervals' values, not the size of what a page reads.
+ * BENCH_REUSE=1 keeps a complete earlier seed of the same database (a second run in minutes).
  * Runs under Node's react-server condition (it hashes the bench user's password with the app's
  * lib/server/passwords.ts): see package.json.
  */
@@ -187,25 +188,43 @@ async function load(url: string, cookie: string, seconds: number) {
   return { times, errors, non2xx };
 }
 
+/** A complete earlier seed: the large decision's comparisons are its last rows. */
+async function seeded(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: URL_ });
+  try {
+    await client.connect();
+    const { rows: [row] } = await client.query(`SELECT count(*)::int AS n FROM "RunComparison" WHERE "decisionId" = 'bench-large'`);
+    return row.n === (CANDIDATES * (CANDIDATES - 1)) / 2;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 type Stats = { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number; non2xx: number };
 
 async function main() {
   console.log(`bench:pages${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — pages under ${CONNECTIONS} concurrent signed-in clients on loopback (autocannon)`);
-  await recreateDatabase(URL_);
-  const pool = new pg.Pool({ connectionString: URL_, max: 4 });
-  const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', $1, 'Bench Analyst', $2, '{ANALYST,REVIEWER}', now()) RETURNING id`, [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)]);
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: URL_, AUTH_SECRET: SECRET, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, ...(SMOKE ? {} : { VERDICT_DEMO: "1" }) };
-  if (!SMOKE) {
-    console.log("Seeding the demo (scripts/seed.ts)…");
-    await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
+  if (process.env.BENCH_REUSE === "1" && (await seeded())) {
+    console.log(`Reusing the seeded database (BENCH_REUSE=1): ${URL_}`);
+  } else {
+    await recreateDatabase(URL_);
+    const pool = new pg.Pool({ connectionString: URL_, max: 4 });
+    const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', $1, 'Bench Analyst', $2, '{ANALYST,REVIEWER}', now()) RETURNING id`, [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)]);
+    if (!SMOKE) {
+      console.log("Seeding the demo (scripts/seed.ts)…");
+      await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
+    }
+    console.log("Seeding (COPY) and computing stored metrics once per run…");
+    await seedDecision(pool, user.id, "bench-small", SIZES.small);
+    await seedDecision(pool, user.id, "bench-large", SIZES.large);
+    const { rows: [size] } = await pool.query(`SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`);
+    console.log(`  Prediction table: ${Number(size.n).toLocaleString("en-US")} rows, ${size.s}`);
+    await pool.query("VACUUM ANALYZE");
+    await pool.end();
   }
-  console.log("Seeding (COPY) and computing stored metrics once per run…");
-  await seedDecision(pool, user.id, "bench-small", SIZES.small);
-  await seedDecision(pool, user.id, "bench-large", SIZES.large);
-  const { rows: [size] } = await pool.query(`SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`);
-  console.log(`  Prediction table: ${Number(size.n).toLocaleString("en-US")} rows, ${size.s}`);
-  await pool.query("VACUUM ANALYZE");
-  await pool.end();
 
   if (process.env.BENCH_BUILD === "1" || !existsSync(path.join(process.cwd(), DIST, "BUILD_ID"))) {
     console.log(`Building into ${DIST}…`);
