@@ -242,8 +242,8 @@ async function main() {
     const pages: Record<string, { url: string; expect: string }> = {
       list: { url: `${origin}/decisions`, expect: "bench-small" },
       ...(SMOKE ? {} : { demo: { url: `${origin}/decisions/${DEMO_DECISION_ID}`, expect: "Stage 5" } }),
-      [small]: { url: `${origin}/decisions/bench-small`, expect: "Stage 5" },
-      [large]: { url: `${origin}/decisions/bench-large`, expect: "Stage 5" },
+      small: { url: `${origin}/decisions/bench-small`, expect: "Stage 5" },
+      large: { url: `${origin}/decisions/bench-large`, expect: "Stage 5" },
     };
     for (const [label, page] of Object.entries(pages)) {
       const res = await fetch(page.url, { headers: { cookie }, redirect: "manual" });
@@ -271,7 +271,7 @@ async function main() {
     };
     const s = Object.fromEntries(order.map((k) => [k, stats(k)])) as Record<string, Stats>;
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} × ${SECONDS} s per page (full streamed response, ms):`);
-    const labels: Record<string, string> = { list: "/decisions (the list)", demo: `/decisions/${DEMO_DECISION_ID}`, [small]: `${small} predictions/candidate`, [large]: `${large} predictions/candidate` };
+    const labels: Record<string, string> = { list: "/decisions (the list)", demo: `/decisions/${DEMO_DECISION_ID}`, small: `${small} predictions/candidate`, large: `${large} predictions/candidate` };
     for (const k of order) {
       const x = s[k]!;
       console.log(`  ${labels[k]!.padEnd(34)} requests ${String(x.requests).padStart(6)}  ${x.rps.toFixed(1).padStart(6)} req/s  p50 ${x.p50.toFixed(0).padStart(5)}  p95 ${x.p95.toFixed(0).padStart(5)}  p99 ${x.p99.toFixed(0).padStart(5)}  errors ${x.errors}  non-2xx ${x.non2xx}`);
@@ -284,7 +284,7 @@ async function main() {
       return;
     }
     const targets: [string, boolean][] = [];
-    const sizeRatio = s[large]!.p95 / s[small]!.p95;
+    const sizeRatio = s.large!.p95 / s.small!.p95;
     const throughput = s.demo!.rps / s.list!.rps;
     const p95Ratio = s.demo!.p95 / s.list!.p95;
     targets.push([`demo throughput / list throughput = ${throughput.toFixed(3)} (target ≥ 0.7)`, throughput >= 0.7]);
