@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { NextConfig } from "next";
 import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/security/headers";
 
@@ -7,9 +9,24 @@ import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/s
 // proxy gets is capped just above the actions' limit all the same.
 const SERVER_ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
 
+// Parallel worktrees, sessions and benchmarks can build side by side (NEXT_DIST_DIR=.next-foo).
+const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+
+/**
+ * `next build` adds its distDir's type folders to the tsconfig it uses. For any distDir but the
+ * default, that would rewrite the tracked tsconfig.json; such a build type-checks with a copy of
+ * it instead (tsconfig.<distDir>.json, git-ignored), written here so it is always current.
+ */
+function tsconfigFor(dir: string): string {
+  if (dir === ".next") return "tsconfig.json";
+  const file = `tsconfig.${path.basename(dir).replace(/^\.+/, "").replace(/[^\w.-]/g, "-")}.json`;
+  writeFileSync(path.join(process.cwd(), file), readFileSync(path.join(process.cwd(), "tsconfig.json"), "utf8"));
+  return file;
+}
+
 const nextConfig: NextConfig = {
-  // Parallel worktrees or sessions can build side by side (NEXT_DIST_DIR=.next-foo).
-  distDir: process.env.NEXT_DIST_DIR ?? ".next",
+  distDir,
+  typescript: { tsconfigPath: tsconfigFor(distDir) },
   // Native, wasm and stream-heavy server packages load from node_modules as they are.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-copy-streams", "@prisma/adapter-pg", "@node-rs/argon2"],
   experimental: {

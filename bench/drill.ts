@@ -8,7 +8,8 @@
  * the page, the API and the CLI — is timed on a first page and on pages deep in the list (cursors
  * of positions found with an OFFSET here, outside the timing), and the CSV export of a cell.
  * Prints the median of BENCH_REPEAT (default 5) calls per page. Target: a deep page costs what the
- * first does (keyset, no offset); every page well under 100 ms at 1M.
+ * first does (keyset, no offset: deep ≤ 2 × first) and every page under 100 ms at 1M; each printed
+ * with PASS or FAIL, exit code 1 on a FAIL (--smoke: no targets).
  * Runs under Node's react-server condition (lib/server imports "server-only"): see package.json.
  */
 import { recreateDatabase } from "../test/database.ts";
@@ -121,7 +122,19 @@ try {
   const lines = text.split("\r\n").length - 2;
   console.log(`  CSV of every error (streamed)               ${ms(performance.now() - started)} ${String(lines).padStart(6)} rows`);
   const ratio = results["all items, 90% deep (TN)"]! / results["all items, first page"]!;
-  console.log(`\n  deep page / first page: ${ratio.toFixed(2)}×`);
+  const slowest = Math.max(...Object.values(results));
+  if (SMOKE) {
+    console.log(`\n  deep page / first page: ${ratio.toFixed(2)}×; slowest page ${slowest.toFixed(1)} ms (smoke: no targets)`);
+  } else {
+    // "Costs what the first does": within 2× of it (medians of a few ms on a shared machine).
+    const targets: [string, boolean][] = [
+      [`deep page / first page: ${ratio.toFixed(2)}× (target ≤ 2)`, ratio <= 2],
+      [`slowest page: ${slowest.toFixed(1)} ms (target < 100 ms)`, slowest < 100],
+    ];
+    console.log("");
+    for (const [line, ok] of targets) console.log(`  ${line} → ${ok ? "PASS" : "FAIL"}`);
+    process.exitCode = targets.every(([, ok]) => ok) ? 0 : 1;
+  }
 } finally {
   await db.close();
 }

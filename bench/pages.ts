@@ -1,18 +1,29 @@
 /**
- * npm run bench:pages — the decision page's server response does not grow with the number of
- * items (issue 5 §7). Two decisions of 10 candidates each in a dedicated local database, one with
- * 10,000 predictions per candidate and one with 1,000,000, seeded with COPY; each run's metrics
- * computed once with the engine (as computeEvalRun stores them) and the paired comparisons of
- * every pair. Then the production build (NEXT_DIST_DIR, default .next-pack) serves both pages and
- * autocannon drives 20 concurrent signed-in clients on loopback at each, in alternating rounds.
- * What a page reads per run is bounded (curves downsampled to at most 200 points), so the
- * candidates' scores overlap enough that both sizes store full-size curves.
- * Target: p95 at 1M ≤ 1.2 × p95 at 10k, and no errors.
+ * npm run bench:pages [-- --smoke] — the decision page under load, beside the decisions list
+ * (issue 12 §1) and at two sizes of evidence (issue 5 §7).
  *
- * The session cookie is minted with the server's AUTH_SECRET exactly as Auth.js signs one at
- * sign-in (a load test does not go through the password form 20 times). The bootstrap uses
- * BENCH_BOOTSTRAP resamples per run (default 200) and BENCH_PAIR_BOOTSTRAP per pair (default 30)
- * to keep the seed short: B changes the stored intervals' values, not the size of what a page reads.
+ * In a dedicated local database: the demo (scripts/seed.ts, as the e2e server seeds it) and two
+ * decisions of 10 candidates each, one with 10,000 predictions per candidate and one with
+ * 1,000,000, seeded with COPY; each run's metrics computed once with the engine (as
+ * computeEvalRun stores them) and the paired comparisons of every pair. What a page reads per run
+ * is bounded (curves downsampled to at most 200 points), so the candidates' scores overlap enough
+ * that both sizes store full-size curves. Then the production build (NEXT_DIST_DIR, default
+ * .next-pack; built when it has no BUILD_ID or BENCH_BUILD=1) serves them, the benchmark signs in
+ * once through Auth.js's credentials flow (CSRF token, password, the session cookie the server
+ * sets — the one a browser gets) and autocannon drives 20 concurrent clients with that cookie at
+ * each page, in alternating rounds.
+ *
+ * Targets: the demo decision's throughput ≥ 0.7 × the list's and its p95 ≤ 2 × the list's p95;
+ * p95 at 1M ≤ 1.2 × p95 at 10k; no errors and no non-2xx answer on any page. Exits 1 on a FAIL.
+ *
+ * --smoke (run by `npm test`): no demo, 3 candidates × 500 predictions, one 1 s round per page
+ * with 2 clients, the default build (.next, which the e2e run has just made) — no targets, but the
+ * sign-in, the pages and the load must work. The bootstrap uses BENCH_BOOTSTRAP resamples per run
+ * (default 200) and BENCH_PAIR_BOOTSTRAP per pair (default 30) to keep the seed short: B changes
+ * the stored intervals' values, not the size of what a page reads.
+ * BENCH_REUSE=1 keeps a complete earlier seed of the same database (a second run in minutes).
+ * Runs under Node's react-server condition (it hashes the bench user's password with the app's
+ * lib/server/passwords.ts): see package.json.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -22,22 +33,28 @@ import { spawn } from "node:child_process";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import autocannon from "autocannon";
-import { encode } from "next-auth/jwt";
 import { recreateDatabase } from "../test/database.ts";
+import { hashPassword } from "../lib/server/passwords.ts";
+import { DEMO_DECISION_ID } from "../lib/demo/moderation.ts";
 import { mcnemarAtThresholds, pairedDeltaApInterval, summarize, averagePrecision, rankCounts } from "../lib/metrics/index.ts";
 import { run, nextBin, waitForHttp } from "../scripts/lib.ts";
+import { signInWithPassword } from "./sign-in.ts";
 
-const URL_ = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_bench_test_pages";
+const SMOKE = process.argv.includes("--smoke");
+const URL_ = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/verdict_bench_test_pages${SMOKE ? "_smoke" : ""}`;
 const PORT = Number(process.env.BENCH_PORT ?? 3411);
-const DIST = process.env.NEXT_DIST_DIR ?? ".next-pack";
-const CANDIDATES = 10;
-const CONNECTIONS = 20;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const B = Number(process.env.BENCH_BOOTSTRAP ?? 200);
+const DIST = process.env.NEXT_DIST_DIR ?? (SMOKE ? ".next" : ".next-pack");
+const CANDIDATES = SMOKE ? 3 : 10;
+const SIZES = SMOKE ? { small: 500, large: 2_000 } : { small: 10_000, large: 1_000_000 };
+const CONNECTIONS = SMOKE ? 2 : 20;
+const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = SMOKE ? 1 : Number(process.env.BENCH_SECONDS ?? 10);
+const B = SMOKE ? 20 : Number(process.env.BENCH_BOOTSTRAP ?? 200);
 /** Paired-bootstrap resamples per pair of runs (45 pairs): a stored interval, not a page cost. */
-const PAIR_B = Number(process.env.BENCH_PAIR_BOOTSTRAP ?? 30);
+const PAIR_B = SMOKE ? 5 : Number(process.env.BENCH_PAIR_BOOTSTRAP ?? 30);
 const SECRET = process.env.AUTH_SECRET ?? "bench-pages-secret-0123456789abcdef0123456789";
+const BENCH_EMAIL = "bench@verdict.test";
+const BENCH_PASSWORD = "bench-pages-password-2026";
 const SLICES = ["harassment", "hate", "scam", "self-harm", "violent-threat"];
 
 function rng(seed: number) {
@@ -171,59 +188,113 @@ async function load(url: string, cookie: string, seconds: number) {
   return { times, errors, non2xx };
 }
 
-async function main() {
-  console.log(`bench:pages — decision page under ${CONNECTIONS} concurrent signed-in clients on loopback (autocannon), ${CANDIDATES} candidates`);
-  await recreateDatabase(URL_);
-  const pool = new pg.Pool({ connectionString: URL_, max: 4 });
-  const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', 'bench@verdict.test', 'Bench Analyst', 'not-a-password-hash', '{ANALYST,REVIEWER}', now()) RETURNING id`);
-  console.log("Seeding (COPY) and computing stored metrics once per run…");
-  await seedDecision(pool, user.id, "bench-10k", 10_000);
-  await seedDecision(pool, user.id, "bench-1m", 1_000_000);
-  const { rows: [size] } = await pool.query(`SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`);
-  console.log(`  Prediction table: ${Number(size.n).toLocaleString("en-US")} rows, ${size.s}`);
-  await pool.end();
+/** A complete earlier seed: the large decision's comparisons are its last rows. */
+async function seeded(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: URL_ });
+  try {
+    await client.connect();
+    const { rows: [row] } = await client.query(`SELECT count(*)::int AS n FROM "RunComparison" WHERE "decisionId" = 'bench-large'`);
+    return row.n === (CANDIDATES * (CANDIDATES - 1)) / 2;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
 
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: URL_, AUTH_SECRET: SECRET, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST };
+type Stats = { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number; non2xx: number };
+
+async function main() {
+  console.log(`bench:pages${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — pages under ${CONNECTIONS} concurrent signed-in clients on loopback (autocannon)`);
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: URL_, AUTH_SECRET: SECRET, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, ...(SMOKE ? {} : { VERDICT_DEMO: "1" }) };
+  if (process.env.BENCH_REUSE === "1" && (await seeded())) {
+    console.log(`Reusing the seeded database (BENCH_REUSE=1): ${URL_}`);
+  } else {
+    await recreateDatabase(URL_);
+    const pool = new pg.Pool({ connectionString: URL_, max: 4 });
+    const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', $1, 'Bench Analyst', $2, '{ANALYST,REVIEWER}', now()) RETURNING id`, [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)]);
+    if (!SMOKE) {
+      console.log("Seeding the demo (scripts/seed.ts)…");
+      await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
+    }
+    console.log("Seeding (COPY) and computing stored metrics once per run…");
+    await seedDecision(pool, user.id, "bench-small", SIZES.small);
+    await seedDecision(pool, user.id, "bench-large", SIZES.large);
+    const { rows: [size] } = await pool.query(`SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`);
+    console.log(`  Prediction table: ${Number(size.n).toLocaleString("en-US")} rows, ${size.s}`);
+    await pool.query("VACUUM ANALYZE");
+    await pool.end();
+  }
+
   if (process.env.BENCH_BUILD === "1" || !existsSync(path.join(process.cwd(), DIST, "BUILD_ID"))) {
     console.log(`Building into ${DIST}…`);
     await run(process.execPath, [nextBin(), "build"], env);
+  } else {
+    console.log(`Serving the existing build in ${DIST} (BENCH_BUILD=1 rebuilds it).`);
   }
   const server = spawn(process.execPath, [nextBin(), "start", "-p", String(PORT), "-H", "127.0.0.1"], { stdio: ["ignore", "ignore", "inherit"], env });
   try {
-    await waitForHttp(`http://127.0.0.1:${PORT}/sign-in`, 120_000);
-    const token = await encode({ token: { sub: user.id, uid: user.id, signedInAt: Date.now(), name: "Bench Analyst", email: "bench@verdict.test" }, secret: SECRET, salt: "authjs.session-token", maxAge: 8 * 3600 });
-    const cookie = `authjs.session-token=${token}`;
-    const pages = { "10k": `http://127.0.0.1:${PORT}/decisions/bench-10k`, "1M": `http://127.0.0.1:${PORT}/decisions/bench-1m` } as const;
-    for (const [label, url] of Object.entries(pages)) {
-      const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
+    const origin = `http://127.0.0.1:${PORT}`;
+    await waitForHttp(`${origin}/sign-in`, 120_000);
+    const cookie = await signInWithPassword(origin, BENCH_EMAIL, BENCH_PASSWORD);
+    const small = SIZES.small.toLocaleString("en-US");
+    const large = SIZES.large.toLocaleString("en-US");
+    const pages: Record<string, { url: string; expect: string }> = {
+      list: { url: `${origin}/decisions`, expect: "bench-small" },
+      ...(SMOKE ? {} : { demo: { url: `${origin}/decisions/${DEMO_DECISION_ID}`, expect: "Stage 5" } }),
+      small: { url: `${origin}/decisions/bench-small`, expect: "Stage 5" },
+      large: { url: `${origin}/decisions/bench-large`, expect: "Stage 5" },
+    };
+    for (const [label, page] of Object.entries(pages)) {
+      const res = await fetch(page.url, { headers: { cookie }, redirect: "manual" });
       const html = await res.text();
-      if (res.status !== 200 || !html.includes("Stage 5")) throw new Error(`${label}: the page did not render signed in (status ${res.status})`);
-      console.log(`  ${label} page: ${res.status}, ${(html.length / 1024).toFixed(0)} KiB of HTML`);
+      if (res.status !== 200 || !html.includes(page.expect)) throw new Error(`${label}: the page did not render signed in (status ${res.status})`);
+      console.log(`  ${label.padEnd(9)} ${page.url.slice(origin.length)}: ${res.status}, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB of HTML`);
     }
-    console.log("Warm-up (3 s each)…");
-    for (const url of Object.values(pages)) await load(url, cookie, 3);
-    const all = { "10k": { times: [] as number[], errors: 0, non2xx: 0 }, "1M": { times: [] as number[], errors: 0, non2xx: 0 } };
+    if (!SMOKE) {
+      console.log("Warm-up (3 s each)…");
+      for (const page of Object.values(pages)) await load(page.url, cookie, 3);
+    }
+    const all = Object.fromEntries(Object.keys(pages).map((k) => [k, { times: [] as number[], errors: 0, non2xx: 0 }]));
+    const order = Object.keys(pages);
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const key of (round % 2 ? ["10k", "1M"] : ["1M", "10k"]) as ("10k" | "1M")[]) {
-        const r = await load(pages[key], cookie, SECONDS);
-        all[key].times.push(...r.times);
-        all[key].errors += r.errors;
-        all[key].non2xx += r.non2xx;
+      for (const key of round % 2 ? order : [...order].reverse()) {
+        const r = await load(pages[key]!.url, cookie, SECONDS);
+        all[key]!.times.push(...r.times);
+        all[key]!.errors += r.errors;
+        all[key]!.non2xx += r.non2xx;
       }
     }
-    const stats = (k: "10k" | "1M") => {
-      const t = [...all[k].times].sort((a, b) => a - b);
-      return { requests: t.length, p50: percentile(t, 0.5), p95: percentile(t, 0.95), p99: percentile(t, 0.99), errors: all[k].errors, non2xx: all[k].non2xx, rps: t.length / (ROUNDS * SECONDS) };
+    const stats = (k: string): Stats => {
+      const t = [...all[k]!.times].sort((a, b) => a - b);
+      return { requests: t.length, p50: percentile(t, 0.5), p95: percentile(t, 0.95), p99: percentile(t, 0.99), errors: all[k]!.errors, non2xx: all[k]!.non2xx, rps: t.length / (ROUNDS * SECONDS) };
     };
-    const small = stats("10k");
-    const large = stats("1M");
-    console.log(`\nGET /decisions/:id, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds × ${SECONDS} s per size (full streamed response, ms):`);
-    for (const [label, s] of [["10,000 predictions/candidate", small], ["1,000,000 predictions/candidate", large]] as const) {
-      console.log(`  ${label.padEnd(32)} requests ${String(s.requests).padStart(6)}  ${s.rps.toFixed(1).padStart(6)} req/s  p50 ${s.p50.toFixed(0).padStart(5)}  p95 ${s.p95.toFixed(0).padStart(5)}  p99 ${s.p99.toFixed(0).padStart(5)}  errors ${s.errors}  non-2xx ${s.non2xx}`);
+    const s = Object.fromEntries(order.map((k) => [k, stats(k)])) as Record<string, Stats>;
+    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} × ${SECONDS} s per page (full streamed response, ms):`);
+    const labels: Record<string, string> = { list: "/decisions (the list)", demo: `/decisions/${DEMO_DECISION_ID}`, small: `${small} predictions/candidate`, large: `${large} predictions/candidate` };
+    for (const k of order) {
+      const x = s[k]!;
+      console.log(`  ${labels[k]!.padEnd(34)} requests ${String(x.requests).padStart(6)}  ${x.rps.toFixed(1).padStart(6)} req/s  p50 ${x.p50.toFixed(0).padStart(5)}  p95 ${x.p95.toFixed(0).padStart(5)}  p99 ${x.p99.toFixed(0).padStart(5)}  errors ${x.errors}  non-2xx ${x.non2xx}`);
     }
-    const ratio = large.p95 / small.p95;
-    const ok = ratio <= 1.2 && small.errors + large.errors + small.non2xx + large.non2xx === 0;
-    console.log(`\np95(1M) / p95(10k) = ${ratio.toFixed(3)} (target ≤ 1.2); errors ${small.errors + large.errors + small.non2xx + large.non2xx} (target 0) → ${ok ? "PASS" : "FAIL"}`);
+    const failures = order.reduce((n, k) => n + s[k]!.errors + s[k]!.non2xx, 0);
+    if (SMOKE) {
+      const empty = order.filter((k) => s[k]!.requests === 0);
+      console.log(`\nsmoke run: ${failures} errors, ${empty.length ? `no answer from ${empty.join(", ")}` : "every page answered"} (no targets)`);
+      process.exitCode = failures === 0 && empty.length === 0 ? 0 : 1;
+      return;
+    }
+    const targets: [string, boolean][] = [];
+    const sizeRatio = s.large!.p95 / s.small!.p95;
+    const throughput = s.demo!.rps / s.list!.rps;
+    const p95Ratio = s.demo!.p95 / s.list!.p95;
+    targets.push([`demo throughput / list throughput = ${throughput.toFixed(3)} (target ≥ 0.7)`, throughput >= 0.7]);
+    targets.push([`demo p95 / list p95 = ${p95Ratio.toFixed(3)} (target ≤ 2)`, p95Ratio <= 2]);
+    targets.push([`p95(${large}) / p95(${small}) = ${sizeRatio.toFixed(3)} (target ≤ 1.2)`, sizeRatio <= 1.2]);
+    targets.push([`errors and non-2xx answers: ${failures} (target 0)`, failures === 0]);
+    console.log("");
+    for (const [line, ok] of targets) console.log(`  ${line} → ${ok ? "PASS" : "FAIL"}`);
+    const ok = targets.every(([, pass]) => pass);
+    console.log(ok ? "all targets met" : "some targets missed");
     process.exitCode = ok ? 0 : 1;
   } finally {
     server.kill("SIGTERM");

@@ -30,7 +30,9 @@ export async function expectSignOutReachable(page: Page) {
 
 /** Each chart fits its card, and its operating points are drawn inside the chart. */
 export async function expectChartsFit(page: Page) {
-  // Charts are drawn in the browser once their container is measured.
+  // Charts are drawn in the browser once their container is measured, and on the decision page
+  // their series once the page's view has arrived.
+  if ((await page.getByTestId("page-view").count()) > 0) await expect(page.getByTestId("page-view")).toHaveAttribute("data-state", "ready");
   await expect(page.locator("figure.chart .chart-canvas .recharts-wrapper > svg")).toHaveCount(await page.locator("figure.chart").count());
   const charts = await page.locator("figure.chart").evaluateAll((figures) =>
     figures.map((f) => {

@@ -52,6 +52,9 @@ test("the what-if moves the gates, the funnel, the total cost and the verdict ba
   const best = pack.candidates.find((c) => c.id === pack.results.bestCandidateId)!;
   await expect(band).toContainText(`Recommendation: ${best.name}`);
   const stored = await shown(page);
+  // The page's view (chart series, stored curves, the compact pack) arrives once after load; from
+  // then on a what-if makes no request.
+  await expect(page.getByTestId("page-view")).toHaveAttribute("data-state", "ready");
 
   const requests = countRequests(page);
   const t = 0.95;

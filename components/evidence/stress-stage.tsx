@@ -12,6 +12,7 @@ import { FormMessage } from "@/components/ui/form-feedback";
 import Link from "next/link";
 import { drillDownHref } from "@/lib/schemas/drill-down";
 import { useWhatIf } from "./what-if-context";
+import { usePageView } from "./page-view-context";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
@@ -54,9 +55,16 @@ export function StressStage({
   decision: StressDecision;
   saveAction: ((state: ActionState, form: FormData) => Promise<ActionState>) | null;
 }) {
+  // The stored curves come with the page's view (or as props); until then the stored figures show.
+  const view = usePageView();
   const candidates: StressCandidate[] = useMemo(
-    () => compact.map((c) => ({ ...c, roc: c.roc && expandRoc(c.roc, c.positives, c.negatives), pr: c.pr && expandPr(c.pr, c.positives) })),
-    [compact],
+    () =>
+      compact.map((c) => {
+        const roc = c.roc ?? view?.curves[c.candidate.id]?.roc ?? null;
+        const pr = c.pr ?? view?.curves[c.candidate.id]?.pr ?? null;
+        return { ...c, roc: roc && expandRoc(roc, c.positives, c.negatives), pr: pr && expandPr(pr, c.positives) };
+      }),
+    [compact, view],
   );
   // The page's what-if (components/evidence/what-if-context.tsx): the verdict and the gates follow it too.
   const { at, setThreshold, setPrevalence, reset, isStored } = useWhatIf(decision);
@@ -137,20 +145,21 @@ export function StressStage({
           <tbody>
             {candidates.map((c) => {
               const s = stored.find((x) => x.candidateId === c.candidate.id);
-              if (!c.roc || !s) return <tr key={c.candidate.id}><th scope="row">{c.candidate.name}</th><td colSpan={7} className="muted">No computed eval run</td></tr>;
-              const f = whatIfAt(c.roc, threshold ?? c.threshold, settings);
-              // Stored values come from the full curve (exact); what-if values from the stored points.
-              const recall = isStored ? s.recall : f.recall;
-              const precision = isStored ? s.precisionAtPi : f.precision;
-              const cost = isStored ? s.expectedCostPer1k : f.expectedCostPer1k;
-              const optimum = isStored ? s.costOptimum : costOptimumOfPoints(c.roc, settings);
+              if (!s) return <tr key={c.candidate.id}><th scope="row">{c.candidate.name}</th><td colSpan={7} className="muted">No computed eval run</td></tr>;
+              const f = c.roc ? whatIfAt(c.roc, threshold ?? c.threshold, settings) : null;
+              // Stored values come from the full curve (exact); what-if values from the stored points
+              // (— until the page's view with those points has arrived).
+              const recall = isStored ? s.recall : (f?.recall ?? null);
+              const precision = isStored ? s.precisionAtPi : (f?.precision ?? null);
+              const cost = isStored ? s.expectedCostPer1k : (f?.expectedCostPer1k ?? null);
+              const optimum = isStored ? s.costOptimum : c.roc ? costOptimumOfPoints(c.roc, settings) : null;
               const meets = recall !== null && recall >= decision.recallFloor;
               const lowerMeets = isStored && s.recallInterval ? s.recallInterval[0] >= decision.recallFloor : null;
               return (
                 <tr key={c.candidate.id} data-candidate={c.candidate.name}>
                   <th scope="row"><span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}</th>
                   <td className="num">
-                    {isStored ? c.threshold : (f.storedThreshold ?? "+∞")}
+                    {isStored ? c.threshold : f ? (f.storedThreshold ?? "+∞") : "—"}
                   </td>
                   <td className="num">{formatNumber(recall)}{isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}</td>
                   <td className={meets ? "pass" : "fail"}>{meets ? "✓ met" : "✗ missed"}{lowerMeets === false && meets && <small className="block warn">interval reaches below</small>}</td>
@@ -159,7 +168,7 @@ export function StressStage({
                   <td className="num">{optimum ? <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</> : "—"}</td>
                   {/* The items behind this row's figures, in a column of their own so each figure's cell holds only the figure. */}
                   <td>
-                    <Link prefetch={false} href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: isStored || threshold === null ? undefined : (f.storedThreshold ?? threshold) })}>errors at this t</Link>
+                    <Link prefetch={false} href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: isStored || threshold === null ? undefined : (f?.storedThreshold ?? threshold) })}>errors at this t</Link>
                     {optimum && <small className="block"><Link prefetch={false} href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}>errors at the cost-optimal threshold</Link></small>}
                   </td>
                 </tr>

@@ -1,13 +1,13 @@
-import type { XyChartModel } from "@/lib/charts/xy";
+import type { XyChartShell } from "@/lib/evidence/page-view";
 import type { PackCandidate, PackRun } from "@/lib/evidence/pack-data";
 import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
-import { XyChart } from "@/components/charts/xy-chart";
+import { ViewChart } from "./page-view-context";
 import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
-export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartModel; reliability: XyChartModel }) {
+export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartShell; reliability: XyChartShell }) {
   const datasets = [...new Map(runs.filter((r) => r.dataset).map((r) => [`${r.dataset!.name}@${r.dataset!.version}`, r.dataset!])).values()];
   return (
     <div>
@@ -63,8 +63,8 @@ export function TaskStage({ decisionId, candidates, runs, prChart, reliability }
       )}
       <p className="muted">Parse failures and missing predictions count as errors (the wrong class), never dropped. Undefined figures are shown as —.</p>
       <div className="chart-grid">
-        <XyChart model={prChart} />
-        <XyChart model={reliability} />
+        <ViewChart shell={prChart} />
+        <ViewChart shell={reliability} />
       </div>
       <h3>Confusion matrices at each operating threshold</h3>
       <div className="confusion-grid">

@@ -1,34 +1,39 @@
 "use client";
 
 import { useMemo } from "react";
-import { acrossStagesAt, packResultsAt, type WhatIfPack } from "@/lib/evidence/what-if-pack";
-import { verdictSummaryOf, type SummaryRevision } from "@/lib/evidence/verdict-summary";
+import { acrossStagesAt, packResultsAt } from "@/lib/evidence/what-if-pack";
+import { verdictSummaryOf, type SummaryRevision, type VerdictSummary } from "@/lib/evidence/verdict-summary";
+import type { AcrossStages } from "@/lib/evidence/evidence-pack";
+import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
+import { usePageView } from "./page-view-context";
 import { AcrossStagesView } from "./across-stages";
 import { VerdictBand } from "./verdict-band";
 import { FiguresShown, useWhatIf } from "./what-if-context";
 
 /**
- * The verdict band and the across-stages summary at the page's what-if parameters, derived in the
- * browser from the compact pack (lib/evidence/what-if-pack.ts) by the same `packResults()` the
- * server uses; at the stored parameters they are the stored results exactly.
+ * The verdict band and the across-stages summary. At the stored parameters they show the stored
+ * results, derived on the server once per evidence state by the same functions; a what-if derives
+ * them in the browser from the compact pack (lib/evidence/what-if-pack.ts, in the page's view) by
+ * the same `packResults()` the server uses.
  */
-const storedOf = (pack: WhatIfPack) => ({ prevalence: pack.decision.prevalence, operatingThreshold: pack.decision.operatingThreshold });
+type StoredParameters = { prevalence: number; operatingThreshold: number };
 
-export function WhatIfVerdict({ pack, revisions }: { pack: WhatIfPack; revisions: readonly SummaryRevision[] }) {
-  const { at } = useWhatIf(storedOf(pack));
-  const summary = useMemo(() => verdictSummaryOf(pack, packResultsAt(pack, at), revisions), [pack, at, revisions]);
-  return <VerdictBand summary={summary} currency={pack.decision.currency} shown={<FiguresShown stored={storedOf(pack)} />} />;
+export function WhatIfVerdict({ stored, summary: storedSummary, currency, revisions }: { stored: StoredParameters; summary: VerdictSummary; currency: string; revisions: readonly SummaryRevision[] }) {
+  const { at, isStored } = useWhatIf(stored);
+  const pack = usePageView()?.whatIf ?? null;
+  const summary = useMemo(() => (isStored || !pack ? storedSummary : verdictSummaryOf(pack, packResultsAt(pack, at), revisions)), [isStored, pack, at, revisions, storedSummary]);
+  return <VerdictBand summary={summary} currency={currency} shown={<FiguresShown stored={stored} />} />;
 }
 
-export function WhatIfAcross({ pack }: { pack: WhatIfPack }) {
-  const { at, isStored } = useWhatIf(storedOf(pack));
-  const across = useMemo(() => acrossStagesAt(pack, at), [pack, at]);
+export function WhatIfAcross({ stored, decision, candidates, across: storedAcross }: { stored: StoredParameters; decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages }) {
+  const { at, isStored } = useWhatIf(stored);
+  const pack = usePageView()?.whatIf ?? null;
+  const across = useMemo(() => (isStored || !pack ? storedAcross : acrossStagesAt(pack, at)), [isStored, pack, at, storedAcross]);
   // Significance is a paired bootstrap over the items at the stored π: it stays the stored one.
-  const stored = useMemo(() => acrossStagesAt(pack, { threshold: null, prevalence: pack.decision.prevalence }), [pack]);
   return (
     <>
-      <FiguresShown stored={storedOf(pack)} />
-      <AcrossStagesView decision={pack.decision} candidates={pack.candidates} across={across} storedSignificance={isStored ? null : stored} />
+      <FiguresShown stored={stored} />
+      <AcrossStagesView decision={decision} candidates={candidates} across={across} storedSignificance={isStored ? null : storedAcross} />
     </>
   );
 }

@@ -1,10 +1,14 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { cache } from "react";
 import { can } from "@/lib/auth/permissions";
 import type { OtherRun, PackData, PackRun } from "@/lib/evidence/pack-data";
 import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
+import { pageView, taskCharts, type PageView } from "@/lib/evidence/page-view";
+import { acrossStagesAt, packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
+import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
 import { cachedPart, evidenceState } from "./pack/pack-cache";
 import type { Actor } from "./session";
@@ -79,9 +83,63 @@ export async function countComputingRuns(actor: Actor, decisionId: string): Prom
   return prisma.evalRun.count({ where: { decisionId, status: { in: ["PENDING", "RUNNING"] } } });
 }
 
-/** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */
-export async function getPackData(actor: Actor, decisionId: string): Promise<PackData> {
+/** The evidence state as a short tag: the key of the page's view and its ETag. */
+const tagOf = cache(async (decisionId: string) => createHash("sha256").update(await stateOf(decisionId)).digest("base64url").slice(0, 22));
+
+export async function getPackStateTag(actor: Actor, decisionId: string): Promise<string> {
   check(actor);
+  return tagOf(decisionId);
+}
+
+const viewOf = part("view", async (decisionId): Promise<PageView> => {
+  const [{ candidates }, { runs }, tag, whatIf] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
+  return pageView(tag, candidates, runs, whatIf);
+});
+
+/** What the browser fetches for the page (lib/evidence/page-view.ts): chart series and stored curves. */
+export async function getPageView(actor: Actor, decisionId: string): Promise<PageView> {
+  check(actor);
+  return viewOf(decisionId);
+}
+
+const taskChartsOf = part("task-charts", async (decisionId) => {
+  const [{ candidates }, { runs }] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId)]);
+  return taskCharts(candidates, runs);
+});
+
+/** Stage 3's chart models, prepared once per evidence state (the page sends their shells). */
+export async function getTaskCharts(actor: Actor, decisionId: string) {
+  check(actor);
+  return taskChartsOf(decisionId);
+}
+
+const whatIfOf = part("what-if", async (decisionId): Promise<WhatIfPack> => whatIfPack(await packDataOf(decisionId)));
+
+const storedAt = (pack: WhatIfPack) => ({ threshold: null, prevalence: pack.decision.prevalence });
+
+const storedAcrossOf = part("stored-across", async (decisionId) => {
+  const pack = await whatIfOf(decisionId);
+  return acrossStagesAt(pack, storedAt(pack));
+});
+
+/** The across-stages summary at the stored parameters, as the browser derives it from the compact pack (once per evidence state). */
+export async function getStoredAcross(actor: Actor, decisionId: string) {
+  check(actor);
+  return storedAcrossOf(decisionId);
+}
+
+const storedVerdictOf = part("stored-verdict", async (decisionId) => {
+  const [pack, revisions] = await Promise.all([whatIfOf(decisionId), readSignoff(decisionId)]);
+  return { summary: verdictSummaryOf(pack, packResultsAt(pack, storedAt(pack)), revisions), revisions };
+});
+
+/** The verdict band at the stored parameters and the revisions it counts signatures on (once per evidence state). */
+export async function getStoredVerdict(actor: Actor, decisionId: string) {
+  check(actor);
+  return storedVerdictOf(decisionId);
+}
+
+async function packDataOf(decisionId: string): Promise<PackData> {
   const [core, scores, { runs }, serving, comparisons] = await Promise.all([
     decisionAndCandidates(decisionId),
     scoresOf(decisionId),
@@ -90,6 +148,12 @@ export async function getPackData(actor: Actor, decisionId: string): Promise<Pac
     comparisonsOf(decisionId),
   ]);
   return { ...core, ...scores, runs, serving, comparisons };
+}
+
+/** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */
+export async function getPackData(actor: Actor, decisionId: string): Promise<PackData> {
+  check(actor);
+  return packDataOf(decisionId);
 }
 
 /**
@@ -106,6 +170,10 @@ export async function getPackModel(actor: Actor, decisionId: string) {
 /** Pack revisions and the signatures on them so far (SPEC §7), for the exports. */
 export async function getPackSignoff(actor: Actor, decisionId: string) {
   check(actor);
+  return readSignoff(decisionId);
+}
+
+async function readSignoff(decisionId: string) {
   const prisma = await db();
   const revisions = await prisma.packRevision.findMany({
     where: { decisionId },

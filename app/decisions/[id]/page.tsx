@@ -5,8 +5,8 @@ import { Suspense } from "react";
 import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/evidence/stages";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
-import { countComputingRuns, getPackData, getPackDecision, getPackSignoff } from "@/lib/server/evidence-pack";
-import { whatIfPack } from "@/lib/evidence/what-if-pack";
+import { countComputingRuns, getPackData, getPackDecision, getPackStateTag, getStoredVerdict } from "@/lib/server/evidence-pack";
+import { PageViewProvider } from "@/components/evidence/page-view-context";
 import { WhatIfVerdict } from "@/components/evidence/what-if-views";
 import { WhatIfBar, WhatIfProvider } from "@/components/evidence/what-if-context";
 import { AppError } from "@/lib/server/errors";
@@ -27,8 +27,9 @@ export const metadata: Metadata = { title: "Evidence pack" };
  * page is — derived in the browser from the compact pack, so the what-if moves it too.
  */
 async function Verdict({ actor, decisionId }: { actor: Actor; decisionId: string }) {
-  const [data, revisions] = await Promise.all([getPackData(actor, decisionId), getPackSignoff(actor, decisionId)]);
-  return <WhatIfVerdict pack={whatIfPack(data)} revisions={revisions} />;
+  const [{ decision }, { summary, revisions }] = await Promise.all([getPackDecision(actor, decisionId), getStoredVerdict(actor, decisionId)]);
+  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
+  return <WhatIfVerdict stored={stored} summary={summary} currency={decision.currency} revisions={revisions} />;
 }
 
 async function Overview({ actor, decisionId }: { actor: Actor; decisionId: string }) {
@@ -45,7 +46,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const base = `/decisions/${encodeURIComponent(id)}`;
-  const computing = await countComputingRuns(actor, id);
+  const [computing, tag] = await Promise.all([countComputingRuns(actor, id), getPackStateTag(actor, id)]);
   const sections = {
     leaderboard: <ScoresSection actor={actor} decisionId={id} stage="LEADERBOARD" />,
     preference: <ScoresSection actor={actor} decisionId={id} stage="PREFERENCE" />,
@@ -56,6 +57,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
 
   return (
     <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
+      <PageViewProvider src={`/api/v1/decisions/${encodeURIComponent(id)}/view?state=${tag}`}>
       <article aria-labelledby="decision-title" className="pack">
         <p className="muted">
           Evidence pack · <StatusBadge status={decision.status} />
@@ -116,6 +118,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         </section>
         <WhatIfBar />
       </article>
+      </PageViewProvider>
     </WhatIfProvider>
   );
 }

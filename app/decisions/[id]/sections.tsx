@@ -4,10 +4,9 @@ import { operatingPointRows } from "@/lib/evidence/operating-point-rows";
 import { OperatingPoints } from "@/components/evidence/operating-points";
 import { isEditable } from "@/lib/decisions/editable";
 import { candidateStyles } from "@/lib/charts/palette";
-import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
-import { whatIfPack } from "@/lib/evidence/what-if-pack";
-import { compactPr, compactRoc } from "@/lib/evidence/compact-curves";
-import { getOtherRuns, getPackData, getPackDecision, getPackRuns, getPackScores, getPackServing } from "@/lib/server/evidence-pack";
+import { servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
+import { chartShell } from "@/lib/evidence/page-view";
+import { getOtherRuns, getPackDecision, getPackRuns, getPackScores, getPackServing, getStoredAcross, getTaskCharts } from "@/lib/server/evidence-pack";
 import { OtherRuns } from "@/components/evidence/other-runs";
 import type { Actor } from "@/lib/server/session";
 import { ScoresStage } from "@/components/evidence/scores-stage";
@@ -29,11 +28,11 @@ export async function ScoresSection({ actor, decisionId, stage }: Props & { stag
 }
 
 export async function TaskSection({ actor, decisionId }: Props) {
-  const [{ candidates }, runs, other] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId), getOtherRuns(actor, decisionId)]);
-  const styles = candidateStyles(candidates.map((c) => c.id));
+  const [{ candidates }, runs, other, [prChart, reliability]] = await Promise.all([getPackDecision(actor, decisionId), getPackRuns(actor, decisionId), getOtherRuns(actor, decisionId), getTaskCharts(actor, decisionId)]);
+  // The charts' series come with the page's view (components/evidence/page-view-context.tsx).
   return (
     <>
-      <TaskStage decisionId={decisionId} candidates={candidates} runs={runs} prChart={prCurvesChart(candidates, runs, styles, "pr", 0)} reliability={reliabilityChart(candidates, runs, styles)} />
+      <TaskStage decisionId={decisionId} candidates={candidates} runs={runs} prChart={chartShell(prChart!)} reliability={chartShell(reliability!)} />
       <OtherRuns runs={other} candidates={candidates} />
     </>
   );
@@ -47,8 +46,9 @@ export async function StressSection({ actor, decisionId }: Props) {
     return {
       candidate: { id: c.id, name: c.name },
       style: styles.get(c.id)!,
-      roc: m?.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
-      pr: m?.curves.pr ? compactPr(m.curves.pr, m.positives) : null,
+      // The stored curves come with the page's view; the table shows the stored figures meanwhile.
+      roc: null,
+      pr: null,
       positives: m?.positives ?? 0,
       negatives: m?.negatives ?? 0,
       threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold,
@@ -101,6 +101,6 @@ export async function OperationalSection({ actor, decisionId }: Props) {
 }
 
 export async function AcrossSection({ actor, decisionId }: Props) {
-  const data = await getPackData(actor, decisionId);
-  return <WhatIfAcross pack={whatIfPack(data)} />;
+  const [{ decision, candidates }, across] = await Promise.all([getPackDecision(actor, decisionId), getStoredAcross(actor, decisionId)]);
+  return <WhatIfAcross stored={{ prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold }} decision={decision} candidates={candidates} across={across} />;
 }
