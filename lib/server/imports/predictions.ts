@@ -131,6 +131,10 @@ export async function importPredictions(
 
         // Join check against the dataset version: one hash anti-join, in memory for a few million ids.
         await tx.query(`SET LOCAL work_mem = '256MB'`);
+        // The rows just copied have no statistics yet (the app's role may not ANALYZE): the planner
+        // guesses a few thousand and probes the dataset's index once per prediction. The hash
+        // anti-join is faster at any size (EXPLAIN ANALYZE at 1M rows: 2.8 s → 1.9 s).
+        await tx.query(`SET LOCAL enable_nestloop = off`);
         const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
           `SELECT count(*) AS unknown FROM "Prediction" p
             WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
