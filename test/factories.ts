@@ -98,3 +98,18 @@ export async function makeCompleteDecision(analyst: Actor, options: { candidates
   const datasetVersionId = options.evaluationVersion === false ? null : await addEvaluationVersion(decisionId);
   return { decisionId, candidates, datasetVersionId, suite: CITED_SUITE };
 }
+
+/** A decision with one candidate, a dataset version of `items` items and a PENDING run with a prediction for each. */
+export async function makePendingRun(items: number) {
+  const analyst = await makeActor(["ANALYST"]);
+  const { id: decisionId } = await makeDecision(analyst);
+  const prisma = await db();
+  const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("C"), provider: "p" }, select: { id: true } });
+  const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
+  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: items, positiveCount: Math.ceil(items / 10) }, select: { id: true } });
+  await prisma.$executeRaw`INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, 'i' || g, g % 10 = 0 FROM generate_series(1, ${items}::int) g`;
+  const run = await prisma.evalRun.create({ data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id }, select: { id: true } });
+  // Scores that separate the classes imperfectly (deterministic: the same evidence, the same metrics).
+  await prisma.$executeRaw`INSERT INTO "Prediction" ("evalRunId", "itemId", score) SELECT ${run.id}, 'i' || g, CASE WHEN g % 10 = 0 THEN 0.4 ELSE 0 END + (g * 7919 % 1000) / 1600.0 FROM generate_series(1, ${items}::int) g`;
+  return { decisionId, runId: run.id };
+}

@@ -26,9 +26,15 @@ export async function parallelBootstrapReplicates(rankings: readonly PreparedRan
   }
   const shared = rankings.map(share);
   const bounds = Array.from({ length: threads + 1 }, (_, k) => from + Math.round(((to - from) * k) / threads));
-  const parts = await Promise.all(
-    bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...options, from: start, to: bounds[k + 1]! })),
-  );
+  let parts: Replicates[][];
+  try {
+    parts = await Promise.all(bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...options, from: start, to: bounds[k + 1]! })));
+  } catch (error) {
+    // A bundle that did not ship the worker's file (a framework's server build) still computes,
+    // in this thread: replicate b is seeded by (seed, b), so the figures are the same.
+    console.warn(`bootstrap workers unavailable, computing in this thread: ${error instanceof Error ? error.message : String(error)}`);
+    return bootstrapReplicates(rankings, { ...options, from, to });
+  }
   return rankings.map((_, c) => ({
     averagePrecision: concat(parts.map((p) => p[c]!.averagePrecision)),
     averagePrecisionAtPrevalence: concat(parts.map((p) => p[c]!.averagePrecisionAtPrevalence)),

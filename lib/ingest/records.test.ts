@@ -65,5 +65,19 @@ describe("streaming CSV reader", () => {
     expect((await events('id,t\n1,"open\n2,x\n')).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 2 } });
     expect(await events("id,t\n1,2,3\n")).toContainEqual({ kind: "row-error", issue: { line: 2, field: "(row)", value: "3 fields", reason: "has 3 fields, the header has 2" } });
     expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0xff, 0x0a]))).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 2, reason: "not valid UTF-8" } });
+    // A file that ends inside a character (the first two bytes of "€").
+    expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0x61, 0x0a, 0xe2, 0x82]))).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 3, reason: "not valid UTF-8" } });
+  });
+
+  it("reads characters cut by the 1 MiB read boundary, and names a bad byte after it", async () => {
+    // Each row is "<n>,€\n" padded so that some "€" (3 bytes) straddles byte 1,048,576.
+    const rows = Array.from({ length: 200_000 }, (_, i) => `${i},€x`);
+    const text = "id,t\n" + rows.join("\n") + "\n";
+    const evs = await events(text);
+    const records = evs.filter((e) => e.kind === "record");
+    expect(records).toHaveLength(200_000);
+    expect(records.every((e) => e.kind === "record" && e.values.t === "€x")).toBe(true);
+    const bad = Buffer.concat([Buffer.from(text), Buffer.from([0x39, 0x2c, 0xc3, 0x28, 0x0a])]);
+    expect((await events(bad)).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 200_002, reason: "not valid UTF-8" } });
   });
 });

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { once } from "node:events";
 import { parse } from "csv-parse";
 import { open, readFile } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
 import type { ParseIssue } from "./formats/types";
 
 /**
@@ -63,6 +64,35 @@ export async function* utf8Chunks(file: string): AsyncGenerator<string> {
   }
 }
 
+/**
+ * A file's bytes, chunk by chunk, each checked to be valid UTF-8 (SPEC §6; invalid throws
+ * InvalidUtf8Error naming its line) and cut at a character boundary. For csv-parse, which parses
+ * bytes: handing it decoded text would cost a decode here and an encode there per chunk.
+ */
+export async function* utf8Buffers(file: string): AsyncGenerator<Buffer> {
+  let carry: Buffer | null = null;
+  for await (const read of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const chunk: Buffer = carry ? Buffer.concat([carry, read as Buffer]) : (read as Buffer);
+    const end = completeUtf8Length(chunk);
+    const whole = chunk.subarray(0, end);
+    if (!isUtf8(whole)) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file));
+    carry = end < chunk.length ? Buffer.from(chunk.subarray(end)) : null;
+    if (whole.length) yield whole;
+  }
+  if (carry) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file)); // the file ends inside a character
+}
+
+/** Bytes up to the start of a multi-byte sequence cut short by the chunk's end (at most 3 bytes back). */
+function completeUtf8Length(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return size > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
 /** Error path only: the line holding the first byte sequence that is not UTF-8. */
 async function firstInvalidUtf8Line(file: string): Promise<number> {
   const bytes = await readFile(file);
@@ -102,7 +132,7 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
   let readError: unknown = null;
   const feeding = (async () => {
     try {
-      for await (const chunk of utf8Chunks(file)) if (!parser.write(chunk)) await once(parser, "drain");
+      for await (const chunk of utf8Buffers(file)) if (!parser.write(chunk)) await once(parser, "drain");
       parser.end();
     } catch (error) {
       readError = error;

@@ -1,6 +1,6 @@
 import "server-only";
 import { rawQuery } from "@/lib/db/connect";
-import { csvRow } from "@/lib/db/bulk-copy";
+import { csvField } from "@/lib/db/bulk-copy";
 import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptions, type PredictionRow } from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
@@ -40,7 +40,10 @@ export function predictionSpec(positiveClass: string, options: PredictionColumnO
       if (!r.ok) return r;
       return { ok: true, read: (values, l) => readPredictionRow(values, r.cols, mapping, l) };
     },
-    toCsv: (r) => csvRow([r.itemId, r.score, r.predicted, r.parseFailure, r.rawOutput, r.latencyMs, r.inputTokens, r.outputTokens]),
+    // csvRow's fields written out: this runs once per row of files of millions (the numbers are
+    // finite, checked by the row's reader; a string goes through csvField's quoting rule).
+    toCsv: (r) =>
+      `${csvField(r.itemId)},${r.score ?? ""},${r.predicted === null ? "" : r.predicted ? "t" : "f"},${r.parseFailure ? "t" : "f"},${r.rawOutput === null ? "" : csvField(r.rawOutput)},${r.latencyMs ?? ""},${r.inputTokens ?? ""},${r.outputTokens ?? ""}\n`,
     itemId: (r) => r.itemId,
   };
 }
@@ -128,6 +131,10 @@ export async function importPredictions(
 
         // Join check against the dataset version: one hash anti-join, in memory for a few million ids.
         await tx.query(`SET LOCAL work_mem = '256MB'`);
+        // The rows just copied have no statistics yet (the app's role may not ANALYZE): the planner
+        // guesses a few thousand and probes the dataset's index once per prediction. The hash
+        // anti-join is faster at any size (EXPLAIN ANALYZE at 1M rows: 2.8 s → 1.9 s).
+        await tx.query(`SET LOCAL enable_nestloop = off`);
         const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
           `SELECT count(*) AS unknown FROM "Prediction" p
             WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,

@@ -6,34 +6,19 @@ import { db, database } from "../db";
 import { computeEvalRun } from "../eval-runs";
 import { drainInlineJobs } from ".";
 import { MAX_RECOVERIES, PENDING_GRACE_MS, recoverLostRuns } from "./recovery";
-import { makeActor, makeDecision, unique } from "@/test/factories";
+import { makePendingRun } from "@/test/factories";
 
 // Jobs queued by the recovery run in this process, so the test can wait for them.
 process.env.VERDICT_JOBS = "inline";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-/** A decision with one candidate, a dataset version of `items` items and a PENDING run with a prediction for each. */
-async function pendingRun(items: number) {
-  const analyst = await makeActor(["ANALYST"]);
-  const { id: decisionId } = await makeDecision(analyst);
-  const prisma = await db();
-  const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("C"), provider: "p" }, select: { id: true } });
-  const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: items, positiveCount: Math.ceil(items / 10) }, select: { id: true } });
-  await prisma.$executeRaw`INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, 'i' || g, g % 10 = 0 FROM generate_series(1, ${items}::int) g`;
-  const run = await prisma.evalRun.create({ data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id }, select: { id: true } });
-  // Scores that separate the classes imperfectly (deterministic: the same evidence, the same metrics).
-  await prisma.$executeRaw`INSERT INTO "Prediction" ("evalRunId", "itemId", score) SELECT ${run.id}, 'i' || g, CASE WHEN g % 10 = 0 THEN 0.4 ELSE 0 END + (g * 7919 % 1000) / 1600.0 FROM generate_series(1, ${items}::int) g`;
-  return { decisionId, runId: run.id };
-}
-
 const runRow = async (id: number) =>
   (await db()).evalRun.findUniqueOrThrow({ where: { id }, select: { status: true, recoveries: true, error: true, computedAt: true, metrics: true } });
 
 describe("crash recovery of eval runs", () => {
   it("a job killed mid-computation leaves its run RUNNING; recovery re-queues it and no run stays RUNNING", async () => {
-    const { decisionId, runId } = await pendingRun(150_000);
+    const { decisionId, runId } = await makePendingRun(150_000);
     const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/fixtures/jobs/compute-child.ts", String(runId)], {
       cwd: ROOT,
       env: { ...process.env },
@@ -80,7 +65,7 @@ describe("crash recovery of eval runs", () => {
   }, 180_000);
 
   it("a PENDING run whose in-process job is gone is re-queued after the grace period, not before", async () => {
-    const { decisionId, runId } = await pendingRun(200);
+    const { decisionId, runId } = await makePendingRun(200);
     const prisma = await db();
     await prisma.evalRun.update({ where: { id: runId }, data: { queuedAt: new Date() } });
     // Another process may hold it in its memory for a while.
@@ -92,7 +77,7 @@ describe("crash recovery of eval runs", () => {
   });
 
   it("a run lost again and again is failed with the reason, not re-queued for ever", async () => {
-    const { decisionId, runId } = await pendingRun(200);
+    const { decisionId, runId } = await makePendingRun(200);
     const prisma = await db();
     await prisma.evalRun.update({ where: { id: runId }, data: { status: "RUNNING", recoveries: MAX_RECOVERIES - 1 } });
     expect(await recoverLostRuns(await database(), { decisionId })).toEqual({ requeued: [], failed: [runId] });
@@ -104,7 +89,7 @@ describe("crash recovery of eval runs", () => {
   });
 
   it("a stale or duplicate job leaves a computed run as it is (its computedAt, hence the pack, unchanged)", async () => {
-    const { runId } = await pendingRun(200);
+    const { runId } = await makePendingRun(200);
     expect(await computeEvalRun(await database(), runId)).toBe(true);
     const before = await runRow(runId);
     expect(before.status).toBe("DONE");
