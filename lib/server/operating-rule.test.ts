@@ -61,7 +61,7 @@ describe("the operating-point rule of a decision (issue 14)", () => {
     await prisma.decision.update({ where: { id: decisionId }, data: { operatingRule: "COST_OPTIMAL" } });
     const revision = await submitForReview(analyst, decisionId);
     const approver = await makeSigner(["APPROVER"], "Avery Approver");
-    const { signature, outcome } = await signPack(approver, decisionId, { meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest held-out cost; meets every gate." });
+    const { signature, outcome } = await signPack(approver, decisionId, { email: approver.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest held-out cost; meets every gate." });
     expect(outcome).toBe("approved");
     expect(signature).toMatchObject({ operatingThreshold: 0.4321, operatingRule: "COST_OPTIMAL" });
     const verification = await verifyAuditChainWith(prisma);
