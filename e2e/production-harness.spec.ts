@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startSimServer, type SimServer } from "../lib/harness/sim-server";
+import { enrolByOperator } from "./enrol";
 
 /**
  * Running a candidate from Verdict on the production server (`npm start`, empty database, no
@@ -15,15 +16,12 @@ const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://po
 const SIM_PORT = Number(process.env.E2E_SIM_PORT ?? 4320);
 const PASSWORD = "harness analyst passphrase 2026";
 
-/**
- * The one place this spec makes a user (with a password and an API token): swap it when users
- * are made another way (invitations).
- */
-function makeUser(role: string) {
-  const run = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, ...env }, encoding: "utf8" });
-  const email = `harness-${role.toLowerCase()}-${randomUUID().slice(0, 8)}@acme.test`;
-  const created = run(["user", "create", "--email", email, "--name", `Harness ${role}`, "--roles", role], { VERDICT_PASSWORD: PASSWORD });
-  expect(created.status, created.stderr).toBe(0);
+/** The analyst this spec works as: enrolled the way production enrols (e2e/enrol.ts), with an API token. */
+async function makeUser(baseURL: string, role: string) {
+  const run = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL }, encoding: "utf8" });
+  const id = randomUUID().slice(0, 8);
+  const email = `harness-${role.toLowerCase()}-${id}@acme.test`;
+  await enrolByOperator(baseURL, DATABASE_URL, { email, name: `Harness ${role} ${id}`, roles: [role], password: PASSWORD });
   const token = run(["token", "create", "--email", email]);
   expect(token.status, token.stderr).toBe(0);
   return { email, token: token.stdout.trim() };
@@ -48,8 +46,9 @@ let analyst: APIRequestContext;
 let analystEmail = "";
 
 test.beforeAll(async ({ playwright, baseURL }) => {
+  test.setTimeout(120_000); // the operator's CLI enrolment spawns a process on a busy machine
   sim = await startSimServer({ ttftMs: 150, itlMs: 10 }, SIM_PORT);
-  const a = makeUser("ANALYST");
+  const a = await makeUser(baseURL!, "ANALYST");
   analystEmail = a.email;
   analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${a.token}` } });
 });
