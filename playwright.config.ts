@@ -44,7 +44,7 @@ export default defineConfig({
     {
       command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
       url: `http://127.0.0.1:${PORT}/sign-in`,
-      timeout: 240_000,
+      timeout: 480_000, // the production build comes first; on a busy 2-core machine it takes minutes
       reuseExistingServer: false,
       stdout: "pipe",
       stderr: "pipe",
