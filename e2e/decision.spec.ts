@@ -26,9 +26,11 @@ test("the analyst sees the demo decision with its five stages and a figure per c
     await expect(header).toBeVisible();
     await expect(table.locator('tr[data-stage="task-accuracy"]')).toContainText(`AP ${ap}`);
   }
-  // The thesis in one row: the leaderboard leader misses the recall floor at π; one candidate fails an SLO.
+  // At π, each at the threshold its rule chose (held-out figures): one candidate misses the recall
+  // floor; one fails an SLO.
   await expect(table.locator('tr[data-stage="leaderboard"]')).toContainText("#1 of 4");
   await expect(table.locator('tr[data-stage="class-balance"]')).toContainText("✗");
+  await expect(table.locator('tr[data-stage="class-balance"]')).toContainText("(held out)");
   await expect(table.locator('tr[data-stage="operational"]')).toContainText("fails p95 E2E latency");
   await page.screenshot({ path: "test-results/decision-page.png", fullPage: true });
 });
@@ -42,8 +44,10 @@ test("the verdict is on page one: the recommendation, each candidate's gates, an
   expect(box!.y).toBeLessThan(700);
   await expect(band).toContainText("Recommendation: Sentry-Guard-13B");
   await expect(band.locator('li[data-candidate="Sentry-Guard-13B"]')).toContainText(/passes all \d+ gates/);
-  await expect(band.locator('li[data-candidate="Atlas-70B-Instruct"]')).toContainText("fails");
-  await expect(band).toContainText(/The leaderboard leader, Atlas-70B-Instruct \(#1 on [^)]+\), is not the recommendation: it fails/);
+  // At its own cost-optimal threshold the leaderboard leader meets every gate, at three times the cost.
+  await expect(band.locator('li[data-candidate="Atlas-70B-Instruct"]')).toContainText(/passes all \d+ gates/);
+  await expect(band.locator('li[data-candidate="Lynx-8B"]')).toContainText("fails");
+  await expect(band).toContainText(/The leaderboard leader, Atlas-70B-Instruct \(#1 on [^)]+\), is not the recommendation: another candidate costs less/);
   // The JSON export names the same recommendation.
   const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   const best = pack.candidates.find((c: { id: string }) => c.id === pack.results.bestCandidateId);

@@ -20,7 +20,12 @@ test("from a confusion-matrix cell to its items: paged both ways, compared with 
   await fn.click();
   await expect(page).toHaveURL(/\/decisions\/demo-moderation\/runs\/\d+\/items\?cell=FN$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Items of Atlas-70B-Instruct's run #\d+/);
-  await expect(page.getByTestId("drill-summary")).toContainText("False negatives (FN) at t = 0.5 (the run's operating threshold)");
+  // The run's operating threshold is the one its decision's rule chose, as the API states it.
+  const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
+  const atlas = pack.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
+  const threshold = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id).metrics.parameters.threshold;
+  expect(threshold).not.toBe(0.5);
+  await expect(page.getByTestId("drill-summary")).toContainText(`False negatives (FN) at t = ${threshold} (the run's operating threshold)`);
   // The list's size is the matrix's count.
   await expect(page.getByTestId("drill-total")).toHaveText(count.toLocaleString("en-US"));
   await expect(rows(page)).toHaveCount(50);

@@ -60,6 +60,7 @@ export const API: Entry[] = [
   { file: "app/api/v1/decisions/route.ts", method: "POST", url: "/api/v1/decisions", body: { description: "no title" }, allowed: ["analyst"] },
   { file: "app/api/v1/decisions/[id]/archive/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/archive`, body: { archived: true }, allowed: ["analyst"] },
   { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/candidates`, allowed: READERS },
+  { file: "app/api/v1/decisions/[id]/view/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/view`, allowed: READERS },
   { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/candidates`, body: { name: "X", provider: "Y" }, allowed: ["analyst"] },
   {
     file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts",

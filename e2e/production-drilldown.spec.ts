@@ -72,7 +72,7 @@ type Page = { items: { id: string; cell: string; score: number | null; parseFail
 test("a decision from scratch: its items by HTTP, by the CLI and from the pack's confusion matrix in Chromium", async ({ page }) => {
   test.setTimeout(180_000);
   const created = await analyst.post("/api/v1/decisions", {
-    data: { title: "Invoice fraud drill-down", description: "", positiveClass: "fraud", prevalence: 0.05, costFn: 100, costFp: 2, currency: "EUR", recallFloor: 0.8, operatingThreshold: 0.5, quorum: 1 },
+    data: { title: "Invoice fraud drill-down", description: "", positiveClass: "fraud", prevalence: 0.05, costFn: 100, costFp: 2, currency: "EUR", recallFloor: 0.8, operatingThreshold: 0.5, operatingRule: "FIXED", quorum: 1 },
   });
   expect(created.status(), await created.text()).toBe(201);
   const decisionId = ((await created.json()) as { decision: { id: string } }).decision.id;

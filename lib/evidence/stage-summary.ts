@@ -1,5 +1,6 @@
 import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
 import type { StoredRunMetrics } from "./run-input";
+import { runFigures } from "./operating-figures";
 import { scoreTables } from "./score-tables";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
 import type { StageKey } from "./stages";
@@ -58,11 +59,14 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
         text: `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
         detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${r.atThreshold.threshold}`,
       });
-      const floorMet = recall !== null && recall >= pack.recallFloor;
-      const lowerMet = m.recallInterval !== null && m.recallInterval[0] >= pack.recallFloor;
+      // Stage 4 is judged as the gates judge it: held-out figures where the rule chose the threshold.
+      const judged = runFigures(m);
+      const judgedRecall = judged.report.atThreshold.recall;
+      const floorMet = judgedRecall !== null && judgedRecall >= pack.recallFloor;
+      const lowerMet = judged.recallInterval !== null && judged.recallInterval[0] >= pack.recallFloor;
       classBalance.set(c.id, {
-        text: `recall ${formatNumber(recall)} vs floor ${pack.recallFloor}${floorMet && !lowerMet ? " (interval reaches below)" : ""}`,
-        detail: `precision ${formatNumber(r.reweighted?.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(r.reweighted?.expectedCostPer1k, pack.currency, 1)} per 1,000 items`,
+        text: `recall ${formatNumber(judgedRecall)} vs floor ${pack.recallFloor}${floorMet && !lowerMet ? " (interval reaches below)" : ""}`,
+        detail: `precision ${formatNumber(judged.report.reweighted?.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(judged.report.reweighted?.expectedCostPer1k, pack.currency, 1)} per 1,000 items${judged.basis ? ` (${judged.basis.split(":")[0]})` : ""}`,
         tone: !floorMet ? "fail" : lowerMet ? "pass" : "warn",
       });
     }
