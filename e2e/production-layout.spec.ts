@@ -8,7 +8,9 @@ import { expectChartsFit, expectLabelsSpaced, expectNoPageScroll, expectNoSeriou
 /**
  * The layout checks of layout.spec.ts on the production server (`npm start`, empty database, no
  * demo), on a small decision this spec builds itself by the API as production-api.spec.ts does:
- * two candidates, a labelled dataset, their predictions and serving benchmarks.
+ * two candidates, a labelled dataset, their predictions and serving benchmarks. The decision keeps
+ * the default operating-point rule of a new decision (cost-optimal), so this spec also shows that
+ * rule at work from an empty database: page and API.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
@@ -121,4 +123,19 @@ test.describe("at 1440 px", () => {
     await expectLabelsSpaced(page);
     await expectNoPageScroll(page, "the pack at 1440 px");
   });
+});
+
+test("a new decision judges each candidate at the threshold its rule chose, held out, on the page and by the API", async ({ page }) => {
+  const pack = (await (await api.get(`/api/v1/decisions/${decisionId}`)).json()) as { runs: { candidateId: string; metrics: { parameters: { threshold: number }; operatingPoint?: { applies: boolean; rule: string; method: string; threshold: number } } }[] };
+  expect(pack.runs).toHaveLength(CANDIDATES.length);
+  for (const run of pack.runs) {
+    expect(run.metrics.operatingPoint).toMatchObject({ applies: true, rule: "COST_OPTIMAL", method: "cross-fitted" });
+    expect(run.metrics.parameters.threshold).toBe(run.metrics.operatingPoint!.threshold);
+  }
+  await signIn(page, `/decisions/${decisionId}`);
+  await expect(page.getByTestId("operating-rule")).toContainText("Cost-optimal within the floors");
+  const rows = page.getByTestId("operating-points").locator("tbody tr");
+  await expect(rows).toHaveCount(CANDIDATES.length);
+  for (const c of CANDIDATES) await expect(rows.filter({ hasText: c.name })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Evidence per stage and candidate" }).locator('tr[data-stage="class-balance"]')).toContainText("(held out)");
 });

@@ -4,8 +4,13 @@ import type { RunFigures } from "./pack-data";
 /** A run's stored figures with the operating point its decision's rule chose (absent under FIXED). */
 export type RunFiguresWithOperatingPoint = RunFigures & { operatingPoint?: OperatingPoint | RuleNotApplied };
 
-export const HELD_OUT_BASIS = "held out: threshold chosen on the other half of the items";
-export const IN_SAMPLE_BASIS = "in-sample: a half lacked a class, so the threshold was chosen on the items it is reported on";
+const HELD_OUT = "held out";
+const IN_SAMPLE = "in-sample";
+export const HELD_OUT_BASIS = `${HELD_OUT}: threshold chosen on the other half of the items`;
+export const IN_SAMPLE_BASIS = `${IN_SAMPLE}: a half lacked a class, so the threshold was chosen on the items it is reported on`;
+
+/** A basis's short name ("held out" or "in-sample"), for places that have no room for the reason. */
+export const basisName = (basis: string): string => (basis === HELD_OUT_BASIS ? HELD_OUT : IN_SAMPLE);
 
 /**
  * The figures the gates, the funnel, the total cost and the task ranks judge a run by (issue 14):

@@ -1,6 +1,6 @@
 import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
 import type { StoredRunMetrics } from "./run-input";
-import { runFigures } from "./operating-figures";
+import { basisName, runFigures } from "./operating-figures";
 import { scoreTables } from "./score-tables";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
 import type { StageKey } from "./stages";
@@ -66,7 +66,7 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       const lowerMet = judged.recallInterval !== null && judged.recallInterval[0] >= pack.recallFloor;
       classBalance.set(c.id, {
         text: `recall ${formatNumber(judgedRecall)} vs floor ${pack.recallFloor}${floorMet && !lowerMet ? " (interval reaches below)" : ""}`,
-        detail: `precision ${formatNumber(judged.report.reweighted?.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(judged.report.reweighted?.expectedCostPer1k, pack.currency, 1)} per 1,000 items${judged.basis ? ` (${judged.basis.split(":")[0]})` : ""}`,
+        detail: `precision ${formatNumber(judged.report.reweighted?.precision)} at π = ${pack.prevalence} · expected cost ${formatMoney(judged.report.reweighted?.expectedCostPer1k, pack.currency, 1)} per 1,000 items${judged.basis ? ` (${basisName(judged.basis)})` : ""}`,
         tone: !floorMet ? "fail" : lowerMet ? "pass" : "warn",
       });
     }
