@@ -1,13 +1,15 @@
 // Runs once when a server starts (Node.js runtime only).
 export async function register() {
+  // NEXT_RUNTIME and NEXT_PHASE are Next's own, substituted per bundle at build time: not
+  // configuration, so read here as Next documents them rather than through lib/env.ts.
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { assertProductionSecrets } = await import("./lib/startup-checks");
-    assertProductionSecrets();
+    // A bare `next start` is checked too: a malformed variable or no AUTH_SECRET in production stops it.
+    const config = (await import("./lib/env")).checkEnv();
     // Not while `next build` loads the app: the build never touches the database.
     if (process.env.NEXT_PHASE !== "phase-production-build") {
       // Crash recovery and the job queue, at start and then periodically (lib/server/jobs/recovery.ts).
       const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([import("./lib/server/db"), import("./lib/server/jobs/recovery"), import("./lib/server/harness/queue")]);
-      if (process.env.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();
+      if (config.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();
       void database()
         .then(async (db) => {
           await startMaintenance(db);

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { NextConfig } from "next";
 import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/security/headers";
+import { env } from "./lib/env";
 
 // Bodies are bounded before they are parsed (issue "Trust", floods). Server actions carry small
 // forms: 1 MB, counted as the body streams in (Next answers 413 beyond it). Chunked and large
@@ -10,7 +11,9 @@ import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/s
 const SERVER_ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
 
 // Parallel worktrees, sessions and benchmarks can build side by side (NEXT_DIST_DIR=.next-foo).
-const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+// Read through lib/env.ts, so a malformed environment fails the build too (no NEXT_PUBLIC_
+// variable exists: client code reads no configuration).
+const distDir = env().NEXT_DIST_DIR ?? ".next";
 
 /**
  * `next build` adds its distDir's type folders to the tsconfig it uses. For any distDir but the

@@ -1,6 +1,7 @@
 import { actorByEmail, type Actor } from "../lib/server/actors.ts";
 import { actorForToken } from "../lib/server/api-tokens.ts";
 import { AppError } from "../lib/server/errors.ts";
+import { env } from "../lib/env.ts";
 
 /**
  * Who a command acts as, shared by every command that acts as a user (import, decision create):
@@ -27,12 +28,12 @@ export class MissingActorError extends Error {
 
 /** Checks, before any database work, that the command line says who acts. */
 export function requireActorOption(options: { as?: string; token?: string }, verb = "acts"): void {
-  if (!options.as && !(options.token ?? process.env.VERDICT_TOKEN)) throw new MissingActorError(verb);
+  if (!options.as && !(options.token ?? env().VERDICT_TOKEN)) throw new MissingActorError(verb);
 }
 
 export async function resolveActor(options: { as?: string; token?: string }, verb = "acts"): Promise<Actor> {
   requireActorOption(options, verb);
-  const token = options.token ?? process.env.VERDICT_TOKEN;
+  const token = options.token ?? env().VERDICT_TOKEN;
   if (options.as) {
     const actor = await actorByEmail(options.as);
     if (!actor) throw new AppError("UNAUTHENTICATED", `No active user ${options.as}.`);

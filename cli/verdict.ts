@@ -2,6 +2,8 @@
  * `verdict` command line: a small dispatcher, one module per command in ./commands.
  * Each command exports `run(argv): Promise<number>` (the process exit code).
  */
+import { checkEnv } from "../lib/env.ts";
+
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
 
 const commands: Record<string, Command> = {
@@ -31,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`verdict: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
+  // A malformed variable stops every command, named (the CLI signs no sessions: no AUTH_SECRET needed).
+  checkEnv({ production: false });
   return (await command.load()).run(rest);
 }
 

@@ -5,22 +5,24 @@
  */
 import { existsSync } from "node:fs";
 import { DEMO_USERS } from "../lib/demo/users.ts";
+import { checkEnv, inheritedEnv } from "../lib/env.ts";
 import { demoAuthSecret, run, startNext, waitForHttp, nextBin } from "./lib.ts";
 
 async function main() {
-  const port = process.env.PORT ?? "3000";
+  const config = checkEnv();
+  const port = String(config.PORT ?? 3000);
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inheritedEnv(),
     VERDICT_DEMO: "1",
-    AUTH_SECRET: process.env.AUTH_SECRET ?? demoAuthSecret(),
+    AUTH_SECRET: config.AUTH_SECRET ?? demoAuthSecret(),
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: "production",
   };
-  if (process.env.VERDICT_SKIP_BUILD !== "1" || !existsSync(".next/BUILD_ID")) {
+  if (config.VERDICT_SKIP_BUILD !== "1" || !existsSync(".next/BUILD_ID")) {
     console.log("Building Verdict (next build)…");
     await run(process.execPath, [nextBin(), "build"], env);
   }
-  console.log(process.env.DATABASE_URL ? "Using the PostgreSQL server at DATABASE_URL." : "Using the embedded PostgreSQL in ./data/pglite.");
+  console.log(config.DATABASE_URL ? "Using the PostgreSQL server at DATABASE_URL." : "Using the embedded PostgreSQL in ./data/pglite.");
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
   startNext(port, env);
   const url = `http://localhost:${port}`;

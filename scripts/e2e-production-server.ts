@@ -9,20 +9,22 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { appRoleUrl, recreateDatabase } from "../test/database.ts";
 import { demoAuthSecret } from "./lib.ts";
+import { env as readEnv, inheritedEnv } from "../lib/env.ts";
 import { rmSync } from "node:fs";
 import { e2eMailDir, startSmtpSink } from "../test/smtp-sink.ts";
 
 async function main() {
-  const url = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+  const config = readEnv();
+  const url = config.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
   await recreateDatabase(url, { migrate: false });
   // Two roles, as README "Database roles" sets them up: `npm start` migrates as the owner and
   // grants the app's role, which is all the app itself connects as.
   // Invitations go by mail to a local SMTP sink, which writes each one where the specs read it (e2e/enrol.ts).
-  const port = process.env.E2E_PRODUCTION_PORT ?? "3211";
+  const port = String(config.E2E_PRODUCTION_PORT ?? 3211);
   rmSync(e2eMailDir(port), { recursive: true, force: true });
   const sink = await startSmtpSink(e2eMailDir(port));
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, AUTH_SECRET: demoAuthSecret(), PORT: port, NEXT_TELEMETRY_DISABLED: "1",
+    ...inheritedEnv(), DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, AUTH_SECRET: demoAuthSecret(), PORT: port, NEXT_TELEMETRY_DISABLED: "1",
     VERDICT_SMTP_URL: sink.url, VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>", VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   delete env.VERDICT_DEMO;

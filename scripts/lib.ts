@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { inheritedEnv } from "../lib/env.ts";
 
 /** Runs a command to completion, inheriting stdio; rejects on a non-zero exit. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = inheritedEnv()): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));

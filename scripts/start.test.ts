@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { assertProductionSecrets } from "../lib/startup-checks";
+import { checkEnv as assertProductionSecrets } from "../lib/env";
 
 describe("production start", () => {
   it("`npm start` refuses to run without AUTH_SECRET, with a message that says what to do", () => {
@@ -10,6 +10,17 @@ describe("production start", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/refuses to start: AUTH_SECRET is not set/);
     expect(result.stderr).toMatch(/openssl rand/);
+  });
+
+  it("`npm start`, the worker and the CLI refuse a malformed variable, naming it and what it expects", () => {
+    const env = { ...process.env, AUTH_SECRET: "a-secret", PORT: "3999", DATABASE_POOL_SIZE: "ten" };
+    const commands = [["--import", "tsx", "scripts/start.ts"], ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], ["bin/verdict.mjs", "user", "create", "--email", "a@b.c"]];
+    for (const args of commands) {
+      const result = spawnSync(process.execPath, args, { env, encoding: "utf8", timeout: 30_000 });
+      expect(result.status, args.join(" ")).toBe(1);
+      expect(result.stderr).toMatch(/refuses to start/);
+      expect(result.stderr).toMatch(/DATABASE_POOL_SIZE="ten": expected the pg pool size per app server, a positive whole number/);
+    }
   });
 
   it("the server's own start hook refuses too (a bare `next start` in production)", () => {

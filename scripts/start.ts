@@ -1,17 +1,16 @@
 /** `npm start`: production start. Requires AUTH_SECRET; applies migrations; no demo logins. */
 import { migrateDatabase } from "../lib/db/connect.ts";
+import { checkEnv, inheritedEnv } from "../lib/env.ts";
 import { startNext } from "./lib.ts";
 
 async function main() {
-  if (!process.env.AUTH_SECRET) {
-    console.error("Verdict refuses to start: AUTH_SECRET is not set. Set it to a long random value (openssl rand -base64 32). For the demo, run `npm run demo`.");
-    process.exit(1);
-  }
+  // Before the database: a malformed variable or a missing AUTH_SECRET stops here, named.
+  const config = checkEnv({ production: true });
   await migrateDatabase();
   // The owner's connection string stays with the migration step: the app connects as DATABASE_URL only.
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...inheritedEnv(), NODE_ENV: "production" };
   delete env.DATABASE_MIGRATION_URL;
-  startNext(process.env.PORT ?? "3000", env);
+  startNext(String(config.PORT ?? 3000), env);
 }
 
 main().catch((error) => {

@@ -3,13 +3,14 @@
  * any other machine that reaches DATABASE_URL — today the metrics of uploaded eval runs.
  * Stop with Ctrl-C / SIGTERM (waits for the job in hand). Run with --conditions=react-server.
  */
+import { checkEnv } from "../lib/env.ts";
 import { database } from "../lib/server/db.ts";
 import { runWorker } from "../lib/server/jobs/index.ts";
 import { startMaintenance } from "../lib/server/jobs/recovery.ts";
 import { startHarnessJobs } from "../lib/server/harness/queue.ts";
 
 async function main() {
-  if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
+  if (!checkEnv().DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
   const db = await database();
   const stop = await runWorker(db);
   // Lost runs, orphaned spool files: at start and periodically, like the web servers.

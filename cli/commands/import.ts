@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
+import { setEnv } from "../../lib/env.ts";
 import { drainInlineJobs, stopJobs } from "../../lib/server/jobs/index.ts";
 import { importDataset, importLeaderboard, importPredictions, importServing } from "../../lib/server/imports/index.ts";
 import { AppError } from "../../lib/server/errors.ts";
@@ -63,8 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!kind || !["dataset", "predictions", "leaderboard", "serving"].includes(kind)) throw new UsageError("the first argument is dataset, predictions, leaderboard or serving");
     if (!file) throw new UsageError("FILE is required");
     if (!values.decision) throw new UsageError("--decision ID is required");
-    if (!values.queue) process.env.VERDICT_JOBS = "inline";
-    else process.env.VERDICT_WORKER = "0";
+    setEnv(values.queue ? { VERDICT_WORKER: "0" } : { VERDICT_JOBS: "inline" });
     const actor = await resolveActor(values, "imports");
     const upload = { name: path.basename(file), path: path.resolve(file) };
     const base = { format: values.format, request: { userAgent: "verdict-cli" } };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
+import { namedVariable, setEnv } from "../../lib/env.ts";
 import { AppError, type FieldProblem } from "../../lib/server/errors.ts";
 import { setCandidateEndpoint, setEvalProtocol } from "../../lib/server/harness/endpoints.ts";
 import { drainInlineChunks } from "../../lib/server/harness/queue.ts";
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   // This process queues; it does not work the queue (that is what workers are for).
-  process.env.VERDICT_WORKER = "0";
+  setEnv({ VERDICT_WORKER: "0" });
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   const decisionId = str("decision")!;
   try {
@@ -75,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       case "endpoint": {
         const keyVar = str("api-key-env");
-        const input = { candidateId: str("candidate"), baseUrl: str("base-url"), model: str("model"), apiKey: keyVar ? (process.env[keyVar] ?? "") : undefined, concurrency: str("concurrency"), rateLimitRps: str("rate-limit"), priceInputPerMTok: str("price-in"), priceOutputPerMTok: str("price-out") };
+        const input = { candidateId: str("candidate"), baseUrl: str("base-url"), model: str("model"), apiKey: keyVar ? (namedVariable(keyVar) ?? "") : undefined, concurrency: str("concurrency"), rateLimitRps: str("rate-limit"), priceInputPerMTok: str("price-in"), priceOutputPerMTok: str("price-out") };
         print({ endpoint: await setCandidateEndpoint(actor, decisionId, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))) });
         return 0;
       }

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { createUserSchema, inviteUserSchema } from "../../lib/schemas/user.ts";
 import { database } from "../../lib/server/db.ts";
+import { env } from "../../lib/env.ts";
 import { createUserAsOperator, setUserActive, userIdByEmail } from "../../lib/server/users.ts";
 import { inviteUserAsOperator } from "../../lib/server/invitations.ts";
 
@@ -22,7 +23,8 @@ reactivate  Restores sign-in (old sessions and tokens stay revoked).
 All are audited (no actor: the operator).`;
 
 async function readPassword(): Promise<string> {
-  if (process.env.VERDICT_PASSWORD) return process.env.VERDICT_PASSWORD;
+  const { VERDICT_PASSWORD } = env();
+  if (VERDICT_PASSWORD) return VERDICT_PASSWORD;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";

@@ -5,6 +5,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { env } from "../env.ts";
 import { applyMigrations } from "./migrations.ts";
 import { prepareServerDatabase, roleOf } from "./roles.ts";
 import { pgliteRunner } from "./sql-runner.ts";
@@ -20,7 +21,7 @@ export type EmbeddedDatabase = { mode: "embedded"; prisma: PrismaClient; pglite:
 export type Database = ServerDatabase | EmbeddedDatabase;
 
 export function embeddedDataDir(): string {
-  return process.env.VERDICT_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+  return env().VERDICT_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
 
 /**
@@ -95,7 +96,7 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Embedde
 }
 
 export function openServer(url: string): ServerDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     mode: "server",
@@ -110,7 +111,7 @@ export function openServer(url: string): ServerDatabase {
 
 /** Opens the configured database; the embedded one is migrated on open. */
 export async function openDatabase(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
+  const url = env().DATABASE_URL;
   return url ? openServer(url) : openEmbedded();
 }
 
@@ -120,15 +121,15 @@ export async function openDatabase(): Promise<Database> {
  * role of DATABASE_URL what the app needs and nothing more (lib/db/roles.ts).
  */
 export async function migrateDatabase(): Promise<string[]> {
-  const url = process.env.DATABASE_URL;
+  const { DATABASE_URL: url, DATABASE_MIGRATION_URL } = env();
   if (!url) {
-    if (process.env.DATABASE_MIGRATION_URL) throw new Error("DATABASE_MIGRATION_URL is set without DATABASE_URL: set DATABASE_URL to the app's role on the same database.");
+    if (DATABASE_MIGRATION_URL) throw new Error("DATABASE_MIGRATION_URL is set without DATABASE_URL: set DATABASE_URL to the app's role on the same database.");
     // openEmbedded migrates as it opens.
     const db = await openEmbedded();
     await db.close();
     return [];
   }
-  return prepareServerDatabase(process.env.DATABASE_MIGRATION_URL || url, roleOf(url));
+  return prepareServerDatabase(DATABASE_MIGRATION_URL || url, roleOf(url));
 }
 
 /** Raw SQL on either driver, bypassing Prisma's row objects (for large reads). */

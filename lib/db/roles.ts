@@ -1,4 +1,5 @@
 import pg from "pg";
+import { env } from "../env.ts";
 import { applyMigrations } from "./migrations.ts";
 import { pgRunner } from "./sql-runner.ts";
 
@@ -61,7 +62,7 @@ export async function installJobSchema(ownerUrl: string): Promise<void> {
 }
 
 /** The user name of a connection string (the role it connects as). */
-export const roleOf = (url: string) => decodeURIComponent(new URL(url).username || process.env.PGUSER || "");
+export const roleOf = (url: string) => decodeURIComponent(new URL(url).username || env().PGUSER || "");
 
 /**
  * As the owner: migrations, the job queue's schema and — when the app connects as another role —

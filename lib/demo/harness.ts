@@ -1,5 +1,6 @@
 import type { EvalProtocol } from "../harness/protocol.ts";
 import type { SimDirective } from "../harness/sim-server.ts";
+import { env } from "../env.ts";
 import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions } from "./moderation.ts";
 
 /**
@@ -23,7 +24,7 @@ export const DEMO_PROTOCOL: EvalProtocol = {
 
 export const DEMO_SIMULATED_INDEX = demoCandidates.findIndex((c) => c.name.startsWith("Sentry"));
 /** Port of the demo's simulated endpoint (VERDICT_DEMO_SIM_PORT, default 4319). */
-export const demoSimPort = () => Number(process.env.VERDICT_DEMO_SIM_PORT ?? 4319);
+export const demoSimPort = () => env().VERDICT_DEMO_SIM_PORT ?? 4319;
 export const demoSimBaseUrl = () => `http://127.0.0.1:${demoSimPort()}/v1`;
 
 /** The simulator's answer per demo message: the uploaded prediction of the simulated candidate. */

@@ -1,4 +1,5 @@
 import type { RoleName } from "@/lib/auth/permissions";
+import { env } from "@/lib/env";
 
 /**
  * Demo logins. They exist only in demo mode (`npm run demo` sets VERDICT_DEMO=1): the seed
@@ -13,5 +14,5 @@ export const DEMO_USERS: ReadonlyArray<{ email: string; name: string; password: 
 ];
 
 export function isDemoMode(): boolean {
-  return process.env.VERDICT_DEMO === "1";
+  return env().VERDICT_DEMO === "1";
 }

@@ -11,6 +11,7 @@
  *   rightmost address that is not one of them.
  * Pure (no Node-only import): the proxy runs it too.
  */
+import { env } from "../env";
 
 export const PEER_MARK_HEADER = "x-verdict-peer";
 
@@ -24,7 +25,7 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
 }
 
 export function trustedProxies(): TrustedProxies {
-  return parseTrustedProxies(process.env.VERDICT_TRUSTED_PROXIES);
+  return parseTrustedProxies(env().VERDICT_TRUSTED_PROXIES);
 }
 
 /** The secret the proxy marks requests with, one per process (the proxy and the routes share it). */

@@ -5,7 +5,8 @@
  * the chart library set inline styles; a style cannot run code). Development adds 'unsafe-eval'
  * for React's debugging tools. Pure: next.config.ts and the proxy import it.
  */
-export function pageContentSecurityPolicy(nonce: string, production = process.env.NODE_ENV === "production"): string {
+import { env } from "../env";
+export function pageContentSecurityPolicy(nonce: string, production = env().NODE_ENV === "production"): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${production ? "" : " 'unsafe-eval'"}`,
@@ -31,7 +32,7 @@ export function newNonce(): string {
 }
 
 /** Headers every response carries; HSTS only in production (browsers ignore it over http anyway). */
-export function staticSecurityHeaders(production = process.env.NODE_ENV === "production"): { key: string; value: string }[] {
+export function staticSecurityHeaders(production = env().NODE_ENV === "production"): { key: string; value: string }[] {
   return [
     { key: "X-Frame-Options", value: "DENY" },
     { key: "X-Content-Type-Options", value: "nosniff" },

@@ -1,5 +1,6 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
+import { env } from "@/lib/env";
 import { buildRunInput, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { summarizeRun } from "@/lib/compute/summarize-run";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -135,7 +136,7 @@ function joinQuery<T>(database: Database, sql: string, params: unknown[]): Promi
 
 /** VERDICT_IMPORT_TIMING=1 prints the time of each phase of a run's computation (benchmarks). */
 function phaseTimer(runId: number): (phase: string) => void {
-  if (process.env.VERDICT_IMPORT_TIMING !== "1") return () => {};
+  if (env().VERDICT_IMPORT_TIMING !== "1") return () => {};
   let last = performance.now();
   return (phase) => {
     const now = performance.now();

@@ -1,5 +1,6 @@
 import "server-only";
 import nodemailer from "nodemailer";
+import { env } from "../env";
 import { AppError } from "./errors";
 
 /**
@@ -18,16 +19,16 @@ export interface MailConfig {
 }
 
 export function mailConfig(): MailConfig | null {
-  const smtpUrl = process.env.VERDICT_SMTP_URL?.trim();
+  const { VERDICT_SMTP_URL: smtpUrl, VERDICT_MAIL_FROM } = env();
   if (!smtpUrl) return null;
   const publicUrl = publicBaseUrl();
   if (!publicUrl) throw new AppError("UNAVAILABLE", "VERDICT_SMTP_URL is set but VERDICT_PUBLIC_URL (or AUTH_URL) is not: the invitation mail needs this server's address for its link.");
-  return { smtpUrl, from: process.env.VERDICT_MAIL_FROM?.trim() || "Verdict <verdict@localhost>", publicUrl };
+  return { smtpUrl, from: VERDICT_MAIL_FROM || "Verdict <verdict@localhost>", publicUrl };
 }
 
 /** The address users reach this server at, for links in mails and printed by the CLI. */
 export function publicBaseUrl(): string | null {
-  const url = process.env.VERDICT_PUBLIC_URL?.trim() || process.env.AUTH_URL?.trim();
+  const url = env().VERDICT_PUBLIC_URL || env().AUTH_URL;
   return url ? url.replace(/\/+$/, "").replace(/\/api\/auth$/, "") : null;
 }
 
@@ -42,4 +43,4 @@ export async function sendMail(config: MailConfig, message: { to: string; subjec
   }
 }
 
-export const mailConfigured = () => Boolean(process.env.VERDICT_SMTP_URL?.trim());
+export const mailConfigured = () => Boolean(env().VERDICT_SMTP_URL);

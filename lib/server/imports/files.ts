@@ -5,6 +5,7 @@ import { readFile, rm, mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
+import { env } from "../../env";
 import { AppError } from "../errors";
 import { reportProgress } from "./progress";
 
@@ -24,24 +25,14 @@ export interface ImportLimits {
   keepContentBytes: number;
 }
 
-const envNumber = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
-
 /** Defaults (env overrides): bulk evidence up to 2 GiB / 20 M rows; public files up to 50 MB. */
 export function defaultLimits(kind: "bulk" | "public"): ImportLimits {
-  return kind === "bulk"
-    ? {
-        maxBytes: envNumber("VERDICT_IMPORT_MAX_BYTES", 2 * 1024 ** 3),
-        maxRows: envNumber("VERDICT_IMPORT_MAX_ROWS", 20_000_000),
-        keepContentBytes: envNumber("VERDICT_IMPORT_KEEP_BYTES", 10 * 1024 ** 2),
-      }
-    : {
-        maxBytes: envNumber("VERDICT_IMPORT_MAX_PUBLIC_BYTES", 50 * 1024 ** 2),
-        maxRows: envNumber("VERDICT_IMPORT_MAX_ROWS", 20_000_000),
-        keepContentBytes: envNumber("VERDICT_IMPORT_KEEP_BYTES", 10 * 1024 ** 2),
-      };
+  const { VERDICT_IMPORT_MAX_BYTES, VERDICT_IMPORT_MAX_PUBLIC_BYTES, VERDICT_IMPORT_MAX_ROWS, VERDICT_IMPORT_KEEP_BYTES } = env();
+  return {
+    maxBytes: kind === "bulk" ? VERDICT_IMPORT_MAX_BYTES : VERDICT_IMPORT_MAX_PUBLIC_BYTES,
+    maxRows: VERDICT_IMPORT_MAX_ROWS,
+    keepContentBytes: VERDICT_IMPORT_KEEP_BYTES,
+  };
 }
 
 export const tooLarge = (what: string, limit: number, unit: string) =>

@@ -1,5 +1,6 @@
 import "server-only";
 import { rawQuery } from "@/lib/db/connect";
+import { env } from "@/lib/env";
 import { csvField } from "@/lib/db/bulk-copy";
 import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptions, type PredictionRow } from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
@@ -122,7 +123,7 @@ export async function importPredictions(
         );
         const runId = run!.id;
         const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
-        const timing = process.env.VERDICT_IMPORT_TIMING === "1";
+        const timing = env().VERDICT_IMPORT_TIMING === "1";
         const tCopy = performance.now();
         await tx.copy("Prediction", PREDICTION_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`));
         if (state.issues.failed) state.issues.reject(format);

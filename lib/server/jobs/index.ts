@@ -1,5 +1,6 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
+import { env } from "@/lib/env";
 import { JOB_SCHEMA, type JOB_QUEUES } from "@/lib/db/roles";
 import { computeRunAndComparisons } from "../comparisons";
 
@@ -25,7 +26,7 @@ const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>
 const inlineRuns = (holder.__verdictInlineRuns ??= new Set<number>());
 
 export function queueEnabled(database: Database): boolean {
-  return database.mode === "server" && process.env.VERDICT_JOBS !== "inline" && Boolean(process.env.DATABASE_URL);
+  return database.mode === "server" && env().VERDICT_JOBS !== "inline" && Boolean(env().DATABASE_URL);
 }
 
 /** Runs queued or computing in this process's in-process runner. */
@@ -39,7 +40,7 @@ export async function enqueueComputeRun(database: Database, runId: number): Prom
     runInline(database, runId);
     return;
   }
-  const boss = await startBoss(process.env.VERDICT_WORKER !== "0" ? database : null);
+  const boss = await startBoss(env().VERDICT_WORKER !== "0" ? database : null);
   // No pg-boss retries: a job's failure is stored on its run (FAILED with the message), and a job
   // lost with its process is found and re-queued by the recovery sweep.
   await boss.send(COMPUTE_RUN_QUEUE, { runId }, { retryLimit: 0, expireInSeconds: await expirySeconds(database, runId) });
@@ -91,7 +92,7 @@ export async function drainInlineJobs(): Promise<void> {
 export function startBoss(workFor: Database | null): Promise<Boss> {
   holder.__verdictBoss ??= (async () => {
     const PgBoss = (await import("pg-boss")).default as unknown as typeof import("pg-boss");
-    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: JOB_SCHEMA, max: 3 });
+    const boss = new PgBoss({ connectionString: env().DATABASE_URL!, schema: JOB_SCHEMA, max: 3 });
     boss.on("error", (error: unknown) => console.error("job queue:", error instanceof Error ? error.message : error));
     await boss.start();
     await boss.createQueue(COMPUTE_RUN_QUEUE);

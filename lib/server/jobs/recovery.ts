@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database } from "@/lib/db/connect";
+import { env } from "@/lib/env";
 import { recordAudit } from "../audit";
 import { forgetOldSignInFailures } from "../sign-in";
 import { removeOrphanedSpools } from "../imports/files";
@@ -132,7 +133,7 @@ export async function sweep(database: Database): Promise<void> {
  * restarted server must not wait for a new upload to pick up the jobs queued before), then sweep
  * now and every SWEEP_INTERVAL_MS. Once per process.
  */
-export async function startMaintenance(database: Database, { workQueue = process.env.VERDICT_WORKER !== "0" } = {}): Promise<void> {
+export async function startMaintenance(database: Database, { workQueue = env().VERDICT_WORKER !== "0" } = {}): Promise<void> {
   const holder = globalThis as typeof globalThis & { __verdictMaintenance?: boolean };
   if (holder.__verdictMaintenance) return;
   holder.__verdictMaintenance = true;

@@ -8,6 +8,7 @@ import type { PDFDocument } from "pdf-lib";
 import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
 import { P12Signer } from "@signpdf/signer-p12";
 import signpdf from "@signpdf/signpdf";
+import { env } from "@/lib/env";
 import { AppError } from "../errors";
 
 /**
@@ -31,17 +32,16 @@ export interface SealingKey {
 let cached: { key: SealingKey; source: string } | undefined;
 
 export function sealingKey(): SealingKey {
-  const configured = process.env.VERDICT_PDF_SIGNING_P12;
+  const { VERDICT_PDF_SIGNING_P12: configured, VERDICT_PDF_SIGNING_PASSPHRASE: passphrase = "" } = env();
   // Read once per setting (in memory only; a changed passphrase is another setting).
-  const source = configured ? `configured:${configured}:${process.env.VERDICT_PDF_SIGNING_PASSPHRASE ?? ""}` : `generated:${generatedPath()}`;
+  const source = configured ? `configured:${configured}:${passphrase}` : `generated:${generatedPath()}`;
   if (cached?.source === source) return cached.key;
-  const key = configured ? configuredKey(configured) : generatedKey(generatedPath());
+  const key = configured ? configuredKey(configured, passphrase) : generatedKey(generatedPath());
   cached = { key, source };
   return key;
 }
 
-function configuredKey(file: string): SealingKey {
-  const passphrase = process.env.VERDICT_PDF_SIGNING_PASSPHRASE ?? "";
+function configuredKey(file: string, passphrase: string): SealingKey {
   let p12: Buffer;
   try {
     p12 = readFileSync(/*turbopackIgnore: true*/ file);
@@ -52,7 +52,7 @@ function configuredKey(file: string): SealingKey {
 }
 
 function generatedPath() {
-  return path.join(process.env.VERDICT_PDF_SIGNING_DIR ?? path.join(process.cwd(), "data"), "pdf-signing-self-signed.p12");
+  return path.join(env().VERDICT_PDF_SIGNING_DIR ?? path.join(process.cwd(), "data"), "pdf-signing-self-signed.p12");
 }
 
 /** Created once per data folder; a second process racing to create it takes the first one's. */
