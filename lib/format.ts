@@ -23,3 +23,17 @@ export function formatInterval(interval: readonly [number, number] | null | unde
 export function formatMs(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? DASH : `${Math.round(value)} ms`;
 }
+
+export type DatePrecision = "day" | "minute" | "second" | "millisecond";
+const ISO_LENGTH: Record<DatePrecision, number> = { day: 10, minute: 16, second: 19, millisecond: 23 };
+
+/**
+ * A moment in UTC, written the same on the server and in the browser (no locale, no time zone):
+ * "2026-03-04 09:15 UTC" to the minute, to the second where order matters (signatures,
+ * transitions), to the millisecond in the audit trail, or the day alone. A table whose column
+ * heading already says "(UTC)" passes `labelled = false`.
+ */
+export function formatUtc(date: Date | string, precision: DatePrecision = "minute", labelled = true): string {
+  const text = new Date(date).toISOString().slice(0, ISO_LENGTH[precision]).replace("T", " ");
+  return labelled ? `${text} UTC` : text;
+}

@@ -5,7 +5,7 @@ import { decisionListFilterSchema, type DecisionListFilter } from "@/lib/schemas
 import { listDecisions } from "@/lib/server/decisions";
 import { requirePagePermission } from "@/lib/server/session";
 import { StatusBadge } from "@/components/decisions/status-badge";
-import { formatPercent } from "@/lib/format";
+import { formatPercent, formatUtc } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Decisions" };
 
@@ -75,7 +75,7 @@ export default async function DecisionsPage({ searchParams }: { searchParams: Pr
                 <td className="num">{formatPercent(d.prevalence)}</td>
                 <td className="num">{d._count.candidates}</td>
                 <td><StatusBadge status={d.status} />{d.archivedAt && <span className="badge badge-no">Archived</span>}</td>
-                <td>{d.updatedAt.toISOString().slice(0, 10)}</td>
+                <td>{formatUtc(d.updatedAt, "day", false)}</td>
               </tr>
             ))}
           </tbody>

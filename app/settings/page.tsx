@@ -3,7 +3,7 @@ import Link from "next/link";
 import { listApiTokens } from "@/lib/server/api-tokens";
 import { requirePagePermission } from "@/lib/server/session";
 import { CreateTokenForm, RevokeTokenButton } from "@/components/settings/api-tokens";
-import { formatDateTime } from "@/components/settings/format";
+import { formatUtc } from "@/lib/format";
 import { createTokenAction, revokeTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -37,9 +37,9 @@ export default async function SettingsPage() {
               <tr key={t.id}>
                 <td>{t.name}</td>
                 <td><code>{t.prefix}…</code></td>
-                <td>{formatDateTime(t.createdAt)}</td>
-                <td>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : <span className="muted">never</span>}</td>
-                <td>{t.revokedAt ? <span className="muted">revoked {formatDateTime(t.revokedAt)}</span> : <RevokeTokenButton tokenId={t.id} name={t.name} action={revokeTokenAction} />}</td>
+                <td>{formatUtc(t.createdAt)}</td>
+                <td>{t.lastUsedAt ? formatUtc(t.lastUsedAt) : <span className="muted">never</span>}</td>
+                <td>{t.revokedAt ? <span className="muted">revoked {formatUtc(t.revokedAt)}</span> : <RevokeTokenButton tokenId={t.id} name={t.name} action={revokeTokenAction} />}</td>
               </tr>
             ))}
           </tbody>

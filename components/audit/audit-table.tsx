@@ -1,3 +1,5 @@
+import { formatUtc } from "@/lib/format";
+
 export interface AuditRowView {
   id: string;
   actorName: string;
@@ -39,7 +41,7 @@ export function AuditTable({ events }: { events: AuditRowView[] }) {
         {events.map((e) => (
           <tr key={e.id} data-testid="audit-row">
             <td className="num">{e.id}</td>
-            <td className="figure">{e.createdAt.toISOString().replace("T", " ").slice(0, 23)}</td>
+            <td className="figure">{formatUtc(e.createdAt, "millisecond", false)}</td>
             <td>
               {e.actorName}
               <small className="muted" style={{ display: "block" }}>{e.actorRoles.map((r) => r.toLowerCase()).join(", ") || "no role"}</small>

@@ -1,6 +1,7 @@
 import type { ActionState } from "@/lib/action-state";
 import { CommentForm } from "./comment-form";
-import { utc, type CommentView } from "./types";
+import { formatUtc } from "@/lib/format";
+import type { CommentView } from "./types";
 
 const SECTIONS: Array<{ stage: number | null; title: string }> = [
   { stage: null, title: "The pack as a whole" },
@@ -19,7 +20,7 @@ function Thread({ comment, replies, action, decisionId, canComment }: { comment:
     <li>
       <p style={{ margin: "4px 0" }}>
         <strong>{comment.author.name}</strong>{" "}
-        <span className="muted">{utc(comment.createdAt)} · {comment.packRevision ? `on revision ${comment.packRevision.number}` : "before the first revision"}</span>
+        <span className="muted">{formatUtc(comment.createdAt, "second")} · {comment.packRevision ? `on revision ${comment.packRevision.number}` : "before the first revision"}</span>
       </p>
       <p style={{ margin: "4px 0", whiteSpace: "pre-wrap" }}>{comment.body}</p>
       {children.length > 0 && (

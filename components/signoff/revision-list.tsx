@@ -1,4 +1,5 @@
-import { HASH, utc, type DiffView, type RevisionView } from "./types";
+import { formatUtc } from "@/lib/format";
+import { HASH, type DiffView, type RevisionView } from "./types";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 const show = (v: unknown) => {
@@ -41,7 +42,7 @@ export function RevisionList({ revisions }: { revisions: RevisionView[] }) {
       {[...revisions].reverse().map((r) => (
         <li key={r.id} data-testid="revision" style={{ marginBottom: 12 }}>
           <strong>Revision {r.number}</strong> {r.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}{" "}
-          <span className="muted">frozen {utc(r.createdAt)} {r.createdBy ? `by ${r.createdBy.name}` : "by no one in the app"}{r.supersededAt ? `, superseded ${utc(r.supersededAt)}` : ""}</span>
+          <span className="muted">frozen {formatUtc(r.createdAt, "second")} {r.createdBy ? `by ${r.createdBy.name}` : "by no one in the app"}{r.supersededAt ? `, superseded ${formatUtc(r.supersededAt, "second")}` : ""}</span>
           {r.cause && <span className={r.createdBy ? "muted" : "message-error"} data-testid="revision-cause" style={{ display: "block" }}>Cause: {r.cause}</span>}
           <code className="hash" style={HASH}>SHA-256 {r.sha256}</code>
           {r.diff && (

@@ -1,4 +1,5 @@
-import { HASH, MEANING_LABEL, utc, type SignatureView } from "./types";
+import { formatUtc } from "@/lib/format";
+import { HASH, MEANING_LABEL, type SignatureView } from "./types";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
@@ -28,7 +29,7 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
                 {s.signerEmail && <small style={{ display: "block" }} data-testid="signer-email">{s.signerEmail}</small>}
                 <small className="muted" style={{ display: "block" }}>user id {s.signerId}</small>
               </td>
-              <td className="figure">{utc(s.signedAt)}</td>
+              <td className="figure">{formatUtc(s.signedAt, "second")}</td>
               <td>{MEANING_LABEL[s.meaning]}</td>
               <td>
                 {s.candidate?.name ?? "—"}

@@ -57,6 +57,5 @@ export interface CommentView {
 export const MEANING_LABEL = { REVIEW: "Reviewed", APPROVAL: "Approved", REJECTION: "Rejected" } as const;
 
 /** ISO-8601 UTC to the second: the §11.50 date and time, unambiguous in any locale. */
-export const utc = (d: Date) => `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 export const HASH = { display: "block", fontSize: "0.78rem", wordBreak: "break-all" } as const;

@@ -7,7 +7,7 @@ import { getEvidenceOverview } from "@/lib/server/imports/queries";
 import { AppError } from "@/lib/server/errors";
 import { UploadPanel, type UploadContext } from "@/components/uploads/upload-panel";
 import { formatBytes } from "@/components/uploads/format";
-import { formatDateTime } from "@/components/settings/format";
+import { formatUtc } from "@/lib/format";
 import { frozenReason } from "@/lib/decisions/editable";
 import { datasetVersionLabel } from "@/lib/decisions/labels";
 import { TableScroll } from "@/components/ui/table-scroll";
@@ -108,7 +108,7 @@ export default async function EvidencePage({ params }: { params: Promise<{ id: s
             <tbody>
               {overview.imports.map((i) => (
                 <tr key={i.id}>
-                  <td>{formatDateTime(i.createdAt)}</td>
+                  <td>{formatUtc(i.createdAt)}</td>
                   <td>{i.kind.toLowerCase()}</td>
                   <td>{i.fileName}</td>
                   <td>{i.format}{i.producerVersion && <span className="muted"> {i.producerVersion}</span>}</td>

@@ -13,7 +13,7 @@ import { GatesTable } from "@/components/signoff/gates-table";
 import { RevisionList } from "@/components/signoff/revision-list";
 import { SignatureTable } from "@/components/signoff/signature-table";
 import { SignDialog } from "@/components/signoff/sign-dialog";
-import { utc } from "@/components/signoff/types";
+import { formatUtc } from "@/lib/format";
 import { commentAction, reopenAction, requestChangesAction, signAction, submitAction } from "./actions";
 
 export const metadata: Metadata = { title: "Review and sign-off" };
@@ -107,7 +107,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             <ul>
               {state.history.map((h) => (
                 <li key={h.id}>
-                  {utc(h.at)} — {h.by}: {h.before?.status ?? "?"} → {h.after?.status ?? "?"}
+                  {formatUtc(h.at, "second")} — {h.by}: {h.before?.status ?? "?"} → {h.after?.status ?? "?"}
                   {h.after?.reason ? ` (“${h.after.reason}”)` : ""}
                 </li>
               ))}
