@@ -2,9 +2,10 @@ import { columnIndex, readCsv } from "./csv";
 import { CsvFields } from "./csv-fields";
 import { IssueCollector, fileFailure, show } from "./issues";
 import { readNumberText } from "./numbers";
-import type { FormatParser, LeaderboardRecord, LeaderboardStage } from "./types";
+import type { LeaderboardRecord, LeaderboardStage } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * LMSYS Chatbot Arena leaderboard CSVs (FastChat `load_leaderboard_table_csv` rules: "-" = missing).
@@ -101,13 +102,7 @@ function parse(content: string) {
     if (mmlu !== undefined) emit(line, { model, suite: "MMLU", metric: "acc", value: mmlu }, "LEADERBOARD");
   }
   if (layout === "2024") issues.warn("This layout (2024 on) has no Arena ratings: they are only in elo_results_*.pkl, which is not imported.");
-  if (rows.length === 0) issues.add({ line: 2, field: "(file)", reason: "no data rows after the header" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const chatbotArenaCsv: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "Chatbot Arena leaderboard CSV",
-  detect,
-  parse,
-};
+export const chatbotArenaCsv = formatParser<LeaderboardRecord>(FORMAT, "Chatbot Arena leaderboard CSV", detect, parse);

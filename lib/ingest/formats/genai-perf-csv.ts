@@ -4,7 +4,8 @@ import { GENAI_PERF_TOOL, GENAI_PERF_TPOT, toMs } from "./genai-perf-json";
 import { IssueCollector, fileFailure } from "./issues";
 import { compactPct } from "./percentile";
 import { finishServing } from "./serving-common";
-import type { FormatParser, ParseOptions, Pct, ServingRecord } from "./types";
+import type { ParseOptions, Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * NVIDIA GenAI-Perf `<stem>_genai_perf.csv`: table 1 `Metric,avg,min,max,p99,p95,p90,p75,p50,p25[,p10,p5,p1]`
@@ -67,7 +68,7 @@ function parse(content: string, options: ParseOptions = {}) {
   if (!options.model) issues.add({ field: "model", reason: "the GenAI-Perf CSV does not name the model: pass it explicitly (or import the JSON export)" });
   const requestThroughput = values.get("request throughput");
   if (requestThroughput === undefined) issues.add({ field: "Request Throughput (per sec)", reason: "missing required row" });
-  if (issues.failed || requestThroughput === undefined) return issues.finish<ServingRecord>(FORMAT, []);
+  if (issues.failed || requestThroughput === undefined) return endParse<ServingRecord>(FORMAT, issues, []);
   const record = finishServing(
     {
       model: options.model as string,
@@ -87,12 +88,7 @@ function parse(content: string, options: ParseOptions = {}) {
     issues,
   );
   issues.warn("GenAI-Perf CSV values are rounded to 2 decimals and carry no model, concurrency or version; the JSON export is more precise.");
-  return issues.finish(FORMAT, record ? [record] : []);
+  return endParse(FORMAT, issues, record ? [record] : []);
 }
 
-export const genaiPerfCsv: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "GenAI-Perf profile export CSV (*_genai_perf.csv)",
-  detect,
-  parse,
-};
+export const genaiPerfCsv = formatParser<ServingRecord>(FORMAT, "GenAI-Perf profile export CSV (*_genai_perf.csv)", detect, parse);

@@ -2,7 +2,8 @@ import { IssueCollector, fileFailure, show } from "./issues";
 import { JsonFields, isObject, parseJson, path, sniffObject, type JsonObject } from "./json";
 import { compactPct } from "./percentile";
 import { VERDICT_TPOT, finishServing } from "./serving-common";
-import type { FormatParser, ParseOptions, Pct, ServingRecord } from "./types";
+import type { ParseOptions, Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * NVIDIA GenAI-Perf `<stem>_genai_perf.json`: `{<metric>: {unit, avg, p25..p99, min, max, std}, ...,
@@ -76,7 +77,7 @@ function parse(content: string, options: ParseOptions = {}) {
     return compactPct({ mean: n("avg"), p50: n("p50"), p90: n("p90"), p95: n("p95"), p99: n("p99") });
   };
   const requestThroughput = fields.num(doc.request_throughput, "avg", "request_throughput", { required: true });
-  if (requestThroughput === undefined || !model) return issues.finish<ServingRecord>(FORMAT, []);
+  if (requestThroughput === undefined || !model) return endParse<ServingRecord>(FORMAT, issues, []);
   const record = finishServing(
     {
       model,
@@ -99,12 +100,7 @@ function parse(content: string, options: ParseOptions = {}) {
   );
   if (avg("request_count") === undefined) issues.warn("This GenAI-Perf export has no request count: completed and failed requests are unknown.");
   issues.warn("GenAI-Perf exports do not record the GenAI-Perf version.");
-  return issues.finish(FORMAT, record ? [record] : []);
+  return endParse(FORMAT, issues, record ? [record] : []);
 }
 
-export const genaiPerfJson: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "GenAI-Perf profile export JSON (*_genai_perf.json)",
-  detect,
-  parse,
-};
+export const genaiPerfJson = formatParser<ServingRecord>(FORMAT, "GenAI-Perf profile export JSON (*_genai_perf.json)", detect, parse);

@@ -2,9 +2,10 @@ import { columnIndex, readCsv } from "./csv";
 import { CsvFields, missingColumns } from "./csv-fields";
 import { IssueCollector, fileFailure } from "./issues";
 import { defaultHigherIsBetter, defaultStage } from "./metric-direction";
-import type { FormatParser, LeaderboardRecord, LeaderboardStage } from "./types";
+import type { LeaderboardRecord, LeaderboardStage } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Verdict's own leaderboard CSV. Columns (header names, any order, case-insensitive):
@@ -103,13 +104,7 @@ function parse(content: string) {
     const ok = checkRecord(leaderboardRecordSchema, record, { line: row.line }, issues);
     if (ok) records.push(ok);
   }
-  if (rows.length === 0) issues.add({ line: 2, field: "(file)", reason: "no data rows after the header" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const genericLeaderboardCsv: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "Generic leaderboard CSV (model, suite, metric, value)",
-  detect,
-  parse,
-};
+export const genericLeaderboardCsv = formatParser<LeaderboardRecord>(FORMAT, "Generic leaderboard CSV (model, suite, metric, value)", detect, parse);

@@ -3,7 +3,8 @@ import { CsvFields, missingColumns } from "./csv-fields";
 import { IssueCollector, fileFailure } from "./issues";
 import { compactPct } from "./percentile";
 import { VERDICT_TPOT, finishServing } from "./serving-common";
-import type { FormatParser, Pct, ServingRecord } from "./types";
+import type { Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Verdict's own serving-benchmark CSV, one row per run. Header names, any order, case-insensitive:
@@ -85,13 +86,7 @@ function parse(content: string) {
     const ok = finishServing(record, { line: row.line }, issues);
     if (ok) records.push(ok);
   }
-  if (rows.length === 0) issues.add({ line: 2, field: "(file)", reason: "no data rows after the header" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const genericServingCsv: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "Generic serving CSV (model, request_throughput, <metric>_<stat>_ms...)",
-  detect,
-  parse,
-};
+export const genericServingCsv = formatParser<ServingRecord>(FORMAT, "Generic serving CSV (model, request_throughput, <metric>_<stat>_ms...)", detect, parse);

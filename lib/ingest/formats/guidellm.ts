@@ -2,7 +2,8 @@ import { IssueCollector, fileFailure } from "./issues";
 import { JsonFields, isObject, parseJson, path, sniffObject, type JsonObject } from "./json";
 import { PERCENTILE_NOTE, compactPct, summarize } from "./percentile";
 import { VERDICT_TPOT, agrees, finishServing } from "./serving-common";
-import type { FormatParser, Pct, ServingRecord } from "./types";
+import type { Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * GuideLLM benchmark reports (benchmarks.json), one record per benchmark (a sweep holds several).
@@ -171,12 +172,7 @@ function parse(content: string) {
   const version = typeof metadata.guidellm_version === "string" ? metadata.guidellm_version : undefined;
   if (version) for (const r of records) r.toolVersion = version;
   else issues.warn("The report does not record its GuideLLM version (v0.2/0.3-era layout).");
-  return issues.finish(FORMAT, records, version);
+  return endParse(FORMAT, issues, records, { producerVersion: version });
 }
 
-export const guidellm: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "GuideLLM benchmarks report JSON",
-  detect,
-  parse,
-};
+export const guidellm = formatParser<ServingRecord>(FORMAT, "GuideLLM benchmarks report JSON", detect, parse);

@@ -1,9 +1,10 @@
 import { IssueCollector, fileFailure, show } from "./issues";
 import { isObject, parseJson, parseJsonMemo, path, type JsonObject } from "./json";
 import { readNumberValue } from "./numbers";
-import type { FormatParser, LeaderboardRecord } from "./types";
+import type { LeaderboardRecord } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * HELM leaderboard tables written by `helm-summarize`: `groups/<group>.json` (a list of Table) or
@@ -106,13 +107,7 @@ function parse(content: string) {
     issues.warn(`${names.length} columns without a metric direction not imported: ${names.slice(0, 8).join("; ")}${more}.`);
   }
   if (emptyCells > 0) issues.warn(`${emptyCells} cells without a value (no data) skipped.`);
-  if (records.length === 0 && !issues.failed) issues.add({ record: "", field: "(file)", reason: "no scored cells in any table" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { nothing: { record: "", field: "(file)", reason: "no scored cells in any table" } });
 }
 
-export const helmGroupTable: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "HELM group leaderboard table (groups/*.json)",
-  detect,
-  parse,
-};
+export const helmGroupTable = formatParser<LeaderboardRecord>(FORMAT, "HELM group leaderboard table (groups/*.json)", detect, parse);

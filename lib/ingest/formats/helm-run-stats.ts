@@ -1,9 +1,10 @@
 import { IssueCollector, fileFailure, show } from "./issues";
 import { JsonFields, isObject, parseJson, parseJsonMemo, path, type JsonObject } from "./json";
 import { defaultHigherIsBetter } from "./metric-direction";
-import type { FormatParser, LeaderboardRecord, ParseOptions } from "./types";
+import type { LeaderboardRecord, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Stanford HELM `runs/<suite>/<run_spec_name>/stats.json`: a list of Stat
@@ -113,13 +114,7 @@ function parse(content: string, options: ParseOptions = {}) {
   });
   if (perturbed > 0) issues.warn(`${perturbed} perturbed (robustness/fairness) statistics not imported.`);
   issues.warn("HELM stats.json has no direction per metric: inferred from names (runtime, bias... lower is better); inference_runtime is in seconds.");
-  if (records.length === 0 && !issues.failed) issues.add({ record: "", field: "(file)", reason: "no statistics with a mean" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { nothing: { record: "", field: "(file)", reason: "no statistics with a mean" } });
 }
 
-export const helmRunStats: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "HELM run stats.json (with its run spec)",
-  detect,
-  parse,
-};
+export const helmRunStats = formatParser<LeaderboardRecord>(FORMAT, "HELM run stats.json (with its run spec)", detect, parse);

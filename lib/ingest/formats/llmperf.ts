@@ -2,7 +2,8 @@ import { IssueCollector, fileFailure, show } from "./issues";
 import { JsonFields, isObject, parseJson, parseJsonMemo, path, sniffObject, type JsonObject } from "./json";
 import { PERCENTILE_NOTE, summarize } from "./percentile";
 import { VERDICT_TPOT, agrees, finishServing, readPct } from "./serving-common";
-import type { FormatParser, ParseOptions, Pct, ServingRecord } from "./types";
+import type { ParseOptions, Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Ray LLMPerf `token_benchmark_ray.py` output: `<model>_<in>_<out>_summary.json` (flat keys
@@ -109,7 +110,7 @@ function parse(content: string, options: ParseOptions = {}) {
     issues.warn("TPOT not imported: the LLMPerf summary only has inter-token latency including the first token; attach the individual responses to recompute it.");
   }
   const version = fields.str(doc, "version", "");
-  if (!model || completed === undefined || perMinute === undefined) return issues.finish(FORMAT, [], version);
+  if (!model || completed === undefined || perMinute === undefined) return endParse<ServingRecord>(FORMAT, issues, [], { producerVersion: version });
   const requestThroughput = perMinute / 60;
   const record = finishServing(
     {
@@ -132,12 +133,7 @@ function parse(content: string, options: ParseOptions = {}) {
     { record: "" },
     issues,
   );
-  return issues.finish(FORMAT, record ? [record] : [], version);
+  return endParse(FORMAT, issues, record ? [record] : [], { producerVersion: version });
 }
 
-export const llmperf: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "LLMPerf summary JSON (+ optional individual responses)",
-  detect,
-  parse,
-};
+export const llmperf = formatParser<ServingRecord>(FORMAT, "LLMPerf summary JSON (+ optional individual responses)", detect, parse);

@@ -2,9 +2,10 @@ import { IssueCollector, fileFailure, show } from "./issues";
 import { JsonFields, isObject, parseJson, path, sniffObject, type JsonObject } from "./json";
 import { defaultHigherIsBetter } from "./metric-direction";
 import { readNumberValue } from "./numbers";
-import type { FormatParser, LeaderboardRecord, ParseOptions } from "./types";
+import type { LeaderboardRecord, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * EleutherAI lm-evaluation-harness `results_<date>.json` (also the Open LLM Leaderboard v2
@@ -103,14 +104,8 @@ function parse(content: string, options: ParseOptions = {}) {
       if (ok) records.push(ok);
     }
   }
-  if (records.length === 0 && !issues.failed) issues.add({ record: "results", field: "results", reason: "no metrics found" });
   const version = typeof doc.lm_eval_version === "string" ? doc.lm_eval_version : undefined;
-  return issues.finish(FORMAT, records, version);
+  return endParse(FORMAT, issues, records, { nothing: { record: "results", field: "results", reason: "no metrics found" }, producerVersion: version });
 }
 
-export const lmEvalHarness: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "lm-evaluation-harness results JSON",
-  detect,
-  parse,
-};
+export const lmEvalHarness = formatParser<LeaderboardRecord>(FORMAT, "lm-evaluation-harness results JSON", detect, parse);

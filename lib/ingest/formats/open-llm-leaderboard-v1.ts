@@ -1,9 +1,10 @@
 import { columnIndex, readCsv } from "./csv";
 import { CsvFields, missingColumns } from "./csv-fields";
 import { IssueCollector, fileFailure } from "./issues";
-import type { FormatParser, LeaderboardRecord } from "./types";
+import type { LeaderboardRecord } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Open LLM Leaderboard v1 table as scraped from the leaderboard UI (2023): columns
@@ -45,13 +46,7 @@ function parse(content: string) {
     }
   }
   issues.warn("Scores are percents in the file and stored as fractions (÷100).");
-  if (rows.length === 0) issues.add({ line: 2, field: "(file)", reason: "no data rows after the header" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const openLlmLeaderboardV1: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "Open LLM Leaderboard v1 table (UI scrape CSV)",
-  detect,
-  parse,
-};
+export const openLlmLeaderboardV1 = formatParser<LeaderboardRecord>(FORMAT, "Open LLM Leaderboard v1 table (UI scrape CSV)", detect, parse);

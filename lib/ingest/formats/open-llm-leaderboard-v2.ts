@@ -2,9 +2,10 @@ import { columnIndex, readCsv } from "./csv";
 import { CsvFields, missingColumns } from "./csv-fields";
 import { toIso } from "./generic-leaderboard-csv";
 import { IssueCollector, fileFailure } from "./issues";
-import type { FormatParser, LeaderboardRecord } from "./types";
+import type { LeaderboardRecord } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * Open LLM Leaderboard v2 `contents` table (pandas CSV export of open-llm-leaderboard/contents).
@@ -67,13 +68,7 @@ function parse(content: string) {
   const repeated = [...seen.values()].filter((n) => n > 1).length;
   if (repeated > 0) issues.warn(`${repeated} models appear in several rows (evaluated at several precisions); each row is kept.`);
   issues.warn("Normalized scores (0–100 in the file) are stored as fractions (÷100); raw scores are lm-eval fractions.");
-  if (rows.length === 0) issues.add({ line: 2, field: "(file)", reason: "no data rows after the header" });
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const openLlmLeaderboardV2: FormatParser<LeaderboardRecord> = {
-  id: FORMAT,
-  label: "Open LLM Leaderboard v2 contents CSV",
-  detect,
-  parse,
-};
+export const openLlmLeaderboardV2 = formatParser<LeaderboardRecord>(FORMAT, "Open LLM Leaderboard v2 contents CSV", detect, parse);

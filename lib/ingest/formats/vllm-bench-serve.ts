@@ -3,7 +3,8 @@ import { JsonFields, isObject, parseJson, parseJsonMemo, path, type JsonObject }
 import { readNumberValue } from "./numbers";
 import { PERCENTILE_NOTE, summarize } from "./percentile";
 import { VERDICT_TPOT, agrees, finishServing, readPct } from "./serving-common";
-import type { FormatParser, ParseIssue, Pct, ServingRecord } from "./types";
+import type { ParseIssue, Pct, ServingRecord } from "./types";
+import { endParse, formatParser } from "./parser-end";
 
 /**
  * vLLM `vllm bench serve` / `benchmarks/benchmark_serving.py --save-result` JSON.
@@ -162,12 +163,7 @@ function parse(content: string) {
     if (r) records.push(r);
   });
   issues.warn("vLLM result files do not record the vLLM version.");
-  return issues.finish(FORMAT, records);
+  return endParse(FORMAT, issues, records);
 }
 
-export const vllmBenchServe: FormatParser<ServingRecord> = {
-  id: FORMAT,
-  label: "vLLM bench serve / benchmark_serving result JSON",
-  detect,
-  parse,
-};
+export const vllmBenchServe = formatParser<ServingRecord>(FORMAT, "vLLM bench serve / benchmark_serving result JSON", detect, parse);
