@@ -3,7 +3,7 @@ import Link from "next/link";
 import { AUDIT_ACTIONS } from "@/lib/audit-actions";
 import { parseHead, verifyAuditChain, type ChainHead } from "@/lib/server/audit-verify";
 import { requirePagePermission } from "@/lib/server/session";
-import { listAuditEvents } from "@/lib/server/signoff/audit-log";
+import { listAuditEvents } from "@/lib/server/audit-log";
 import { AuditTable } from "@/components/audit/audit-table";
 import { VerifyResult } from "@/components/audit/verify-result";
 

@@ -1,21 +1,5 @@
 import { formatUtc } from "@/lib/format";
-
-export interface AuditRowView {
-  id: string;
-  actorName: string;
-  actorRoles: string[];
-  action: string;
-  entityType: string;
-  entityId: string;
-  decisionId: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: Date;
-  hash: string;
-  prevHash: string;
-}
+import type { AuditRowView } from "@/lib/views/audit";
 
 const json = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v, null, 1));
 

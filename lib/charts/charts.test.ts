@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PackCandidate, PackRun, PackServing } from "@/lib/evidence/pack-data";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { storedMetricsFixture } from "@/test/metrics-fixtures";
 import { reliabilityChart, servingLatencyChart } from "./evidence-charts";
 import { candidateStyles, OKABE_ITO } from "./palette";
 import { tableRows } from "./xy";
@@ -21,7 +21,7 @@ describe("chart preparation", () => {
       { lower: 0, upper: 0.1, count: 10, meanPredicted: 0.05, fractionPositive: 0.1 },
       { lower: 0.1, upper: 0.2, count: 0, meanPredicted: null, fractionPositive: null },
     ];
-    const runs = [{ candidateId: "a", metrics: { reliability: bins } as unknown as StoredRunMetrics } as PackRun];
+    const runs = [{ candidateId: "a", metrics: storedMetricsFixture({ reliability: bins }) } as PackRun];
     const chart = reliabilityChart([candidate("a"), candidate("b")], runs, candidateStyles(["a", "b"]));
     expect(chart.series).toHaveLength(1);
     expect(chart.series[0]!.points[1]).toEqual({ x: expect.closeTo(0.15, 12), y: null });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { acrossStages } from "./evidence-pack";
+import { acrossStages } from "./across-stages";
 import type { PackData, PackDecision, PackRun, PackServing } from "./pack-data";
-import type { StoredRunMetrics } from "./run-input";
+import { storedMetricsFixture } from "@/test/metrics-fixtures";
 import { comparisonsAgainst, significanceReading } from "./significance";
 
 const decision: PackDecision = {
@@ -11,7 +11,7 @@ const decision: PackDecision = {
 const candidate = (id: string, name: string) => ({ id, name, provider: "p", version: "", shortlistRationale: "", operatingThreshold: null, priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: 3.6 });
 const run = (candidateId: string, recall: number, lower: number, apPi: number, cost: number): PackRun => ({
   runId: 1, candidateId, itemCount: 1000, missingCount: 0, unknownCount: 0, parseFailureCount: 0, computedAt: null, dataset: null,
-  metrics: { n: 1000, positives: 100, report: { n: 1000, atThreshold: { recall }, reweighted: { precision: 0.5, averagePrecision: apPi, expectedCostPer1k: cost } }, recallInterval: [lower, 0.99] } as unknown as StoredRunMetrics,
+  metrics: storedMetricsFixture({ n: 1000, positives: 100, report: { n: 1000, atThreshold: { recall }, reweighted: { precision: 0.5, averagePrecision: apPi, expectedCostPer1k: cost } }, recallInterval: [lower, 0.99] }),
 });
 // hourly price 3.6 per hour at r req/s → 3.6 / (r · 3600) · 1000 = 1/r per 1,000 requests.
 const serving = (candidateId: string, e2e: number, rps: number): PackServing => ({

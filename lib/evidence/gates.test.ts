@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { candidateGates, failedGates } from "./gates";
-import type { StoredRunMetrics } from "./run-input";
+import { storedMetricsFixture } from "@/test/metrics-fixtures";
 
 const decision = { recallFloor: 0.85, precisionFloor: 0.3, prevalence: 0.02, sloP95E2eMs: 800, sloP95TtftMs: 300, sloMinThroughputRps: 20, sloThroughputConcurrency: 32, sloMaxCostPer1kRequests: null };
 const pricing = { priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: null };
 const run = (recall: number, precision: number) =>
-  ({ report: { n: 1000, positives: 30, atThreshold: { threshold: 0.5, recall }, reweighted: { precision } } }) as unknown as StoredRunMetrics;
+  storedMetricsFixture({ report: { n: 1000, positives: 30, atThreshold: { threshold: 0.5, recall }, reweighted: { precision } } });
 const row = (concurrency: number, e2e: number, ttft: number, rps: number) => ({ concurrency, requestThroughput: rps, meanInputTokens: null, meanOutputTokens: null, ttftMs: { p95: ttft }, e2eMs: { p95: e2e } });
 
 describe("candidateGates", () => {

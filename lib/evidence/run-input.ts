@@ -72,3 +72,11 @@ export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
 export type StoredRunMetrics = RunMetrics & {
   input: { scoreKind: RunInput["scoreKind"]; parseFailures: number; missing: number };
 };
+
+/**
+ * EvalRun.metrics (a JSON column) read as what `computeEvalRun` wrote there: the one place that
+ * trusts the column's shape. Null until the run is computed.
+ */
+export function storedRunMetrics(json: unknown): StoredRunMetrics | null {
+  return (json ?? null) as StoredRunMetrics | null;
+}

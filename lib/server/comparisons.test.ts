@@ -6,7 +6,7 @@ import { computeEvalRun } from "./eval-runs";
 import { getPackComparisons, getPackRuns } from "./evidence-pack";
 import { drainInlineJobs } from "./jobs";
 import { holdInlineJobs } from "./jobs.test-helpers";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { computedMetrics } from "@/test/metrics-fixtures";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 
 // Recomputation jobs run in this process, so the test can wait for them (drainInlineJobs).
@@ -70,7 +70,7 @@ describe("paired comparisons", () => {
     const runs = await prisma.evalRun.findMany({ where: { decisionId }, select: { status: true, metrics: true } });
     for (const r of runs) {
       expect(r.status).toBe("DONE");
-      const metrics = r.metrics as unknown as StoredRunMetrics;
+      const metrics = computedMetrics(r.metrics);
       expect(metrics.parameters).toMatchObject({ prevalence: 0.1, threshold: 0.3 });
       // At t = 0.3 each run flags items 1–3 and one negative: recall 1, precision 3/4.
       expect(metrics.report.atThreshold).toMatchObject({ threshold: 0.3, tp: 3, fp: 1, recall: 1, precision: 0.75 });

@@ -10,10 +10,10 @@ import { makeSignoffDecision, makeSigner, PASSWORD } from "./signoff/fixtures.te
 import { readPackModel } from "./pack/read-model";
 import { seedDrillDecision } from "./pack/drill-down.test-helpers";
 import { packResults } from "@/lib/evidence/pack-results";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { computedMetrics } from "@/test/metrics-fixtures";
 import { jsonDiff, type JsonValue } from "@/lib/signoff/diff";
 
-const metricsOf = async (runId: number) => (await (await db()).evalRun.findUniqueOrThrow({ where: { id: runId }, select: { metrics: true } })).metrics as unknown as StoredRunMetrics;
+const metricsOf = async (runId: number) => computedMetrics((await (await db()).evalRun.findUniqueOrThrow({ where: { id: runId }, select: { metrics: true } })).metrics);
 const pack = async (decisionId: string) => (await db()).$transaction((tx) => buildPack(tx, decisionId));
 
 describe("the operating-point rule of a decision (issue 14)", () => {

@@ -9,6 +9,7 @@ import { answerResemblance } from "./resemblances";
 import type { Actor } from "./session";
 import { submitForReview } from "./signoff/submit-for-review";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { computedMetrics } from "@/test/metrics-fixtures";
 import { makeActor, makeCompleteDecision, makeDecision, rationaleCiting, unique } from "@/test/factories";
 
 // Submitting a decision built from scratch (integration, real PostgreSQL): what is still missing,
@@ -115,7 +116,7 @@ describe("a change of π and threshold on computed runs", () => {
     const runs = () => prisma.evalRun.findMany({ where: { decisionId }, orderBy: { id: "asc" }, select: { id: true, status: true, metrics: true } });
     for (const r of await runs()) {
       expect(r.status).toBe("DONE");
-      expect((r.metrics as unknown as StoredRunMetrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
+      expect(computedMetrics(r.metrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
     }
 
     const release = holdInlineJobs();
@@ -134,7 +135,7 @@ describe("a change of π and threshold on computed runs", () => {
     const after = await runs();
     after.forEach((r, k) => {
       expect(r.status).toBe("DONE");
-      const metrics = r.metrics as unknown as StoredRunMetrics;
+      const metrics = computedMetrics(r.metrics);
       expect(metrics.parameters).toMatchObject({ prevalence: 0.1, threshold: 0.3 });
       expect(metrics.report.atThreshold).toMatchObject({ threshold: 0.3, ...countsAt(scoresOf[k]!, 0.3) });
     });
@@ -224,7 +225,7 @@ describe("an edit racing a submission", () => {
         expect(e.reason).toMatchObject({ code: "CONFLICT" });
         expect(row).toMatchObject({ status: "IN_REVIEW", prevalence: 0.02, operatingThreshold: 0.5 });
         const runs = await prisma.evalRun.findMany({ where: { decisionId }, select: { status: true, metrics: true } });
-        for (const r of runs) expect((r.metrics as unknown as StoredRunMetrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
+        for (const r of runs) expect(computedMetrics(r.metrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
       }
     }
   });
@@ -244,7 +245,7 @@ describe("an edit racing a submission", () => {
       await drainInlineJobs();
       const run = await (await db()).evalRun.findUniqueOrThrow({ where: { id: runIds[0]! }, select: { status: true, metrics: true } });
       expect(run.status).toBe("DONE");
-      expect((run.metrics as unknown as StoredRunMetrics).parameters.prevalence).toBe(prevalence);
+      expect(computedMetrics(run.metrics).parameters.prevalence).toBe(prevalence);
     }
   });
 });

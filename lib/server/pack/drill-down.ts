@@ -1,7 +1,7 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { storedRunMetrics, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { exportRow } from "@/lib/ingest/csv-export";
 import { cellsOf, DEFAULT_PAGE_SIZE, drillQuerySchema, isErrorFilter, type Cell, type CellFilter, type DrillItem, type DrillQueryInput } from "@/lib/schemas/drill-down";
 import { database as getDatabase } from "../db";
@@ -90,7 +90,7 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
       })
     : null;
   if (!run) throw notFoundError("The eval run");
-  const metrics = run.metrics as unknown as StoredRunMetrics | null;
+  const metrics = storedRunMetrics(run.metrics);
   if (run.status !== "DONE" || !metrics) throw new AppError("CONFLICT", `Eval run #${run.id} is not computed yet (${run.status.toLowerCase()}): its items can be listed once it is done.`);
   const name = (candidateId: string) => candidates.find((c) => c.id === candidateId)?.name ?? candidateId;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "../db";
 import { seedDemo } from "./demo-seed";
 import { DEMO_DECISION_ID } from "@/lib/demo/moderation";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
+import { computedMetrics } from "@/test/metrics-fixtures";
 import { runFigures } from "@/lib/evidence/operating-figures";
 import { checkSlos, rowAtSloConcurrency, type Pct } from "@/lib/evidence/serving";
 
@@ -53,7 +53,7 @@ describe("demo seed", () => {
     const mmlu = decision.scores.filter((s) => s.suite === "MMLU").sort((a, b) => b.value - a.value);
     const leader = mmlu[0]!.candidateId;
     // Each candidate at its own cost-optimal threshold (issue 14), judged on held-out figures.
-    const metricsOf = (id: string) => decision.evalRuns.find((r) => r.candidateId === id)!.metrics as unknown as StoredRunMetrics;
+    const metricsOf = (id: string) => computedMetrics(decision.evalRuns.find((r) => r.candidateId === id)!.metrics);
     const costOf = (id: string) => runFigures(metricsOf(id)).report.reweighted!.expectedCostPer1k!;
     const cheapest = [...decision.candidates].sort((a, b) => costOf(a.id) - costOf(b.id))[0]!.id;
     expect(cheapest).not.toBe(leader);

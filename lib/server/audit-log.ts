@@ -1,9 +1,10 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit-actions";
-import { db } from "../db";
-import { forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { AuditPage } from "@/lib/views/audit";
+import { db } from "./db";
+import { forbiddenError } from "./errors";
+import type { Actor } from "./session";
 
 export interface AuditFilter {
   decisionId?: string | null;
@@ -15,7 +16,7 @@ export interface AuditFilter {
 }
 
 /** The audit page: newest first, filtered by decision, action or actor; actor names looked up separately. */
-export async function listAuditEvents(actor: Actor, filter: AuditFilter) {
+export async function listAuditEvents(actor: Actor, filter: AuditFilter): Promise<AuditPage> {
   if (!can(actor, "audit.read")) throw forbiddenError();
   const prisma = await db();
   const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
@@ -36,5 +37,3 @@ export async function listAuditEvents(actor: Actor, filter: AuditFilter) {
     nextBefore: events.length > limit ? shown[shown.length - 1]!.id.toString() : null,
   };
 }
-
-export type AuditEventRow = Awaited<ReturnType<typeof listAuditEvents>>["events"][number];

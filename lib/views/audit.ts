@@ -1,0 +1,30 @@
+/**
+ * View types: the shapes lib/server hands to pages, declared in a pure module so components can
+ * name them (ESLint keeps components from importing lib/server, types included). The server
+ * function declares this as its return type, so the two cannot drift apart.
+ */
+
+/** One row of the audit page (`listAuditEvents`): the stored event, its id as text, its actor's name. */
+export interface AuditRowView {
+  id: string;
+  actorId: string | null;
+  actorName: string;
+  actorRoles: string[];
+  action: string;
+  entityType: string;
+  entityId: string;
+  decisionId: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: Date;
+  hash: string;
+  prevHash: string;
+}
+
+export interface AuditPage {
+  events: AuditRowView[];
+  /** The id to page back from, when older events exist. */
+  nextBefore: string | null;
+}
