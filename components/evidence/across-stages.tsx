@@ -1,5 +1,5 @@
 import { REVERSAL_TAU } from "@/lib/evidence/ranks";
-import type { AcrossStages } from "@/lib/evidence/evidence-pack";
+import type { AcrossStages } from "@/lib/evidence/across-stages";
 import { significanceReading } from "@/lib/evidence/significance";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";

@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { acrossStagesAt, packResultsAt } from "@/lib/evidence/what-if-pack";
 import { verdictSummaryOf, type SummaryRevision, type VerdictSummary } from "@/lib/evidence/verdict-summary";
-import type { AcrossStages } from "@/lib/evidence/evidence-pack";
+import type { AcrossStages } from "@/lib/evidence/across-stages";
 import type { PackCandidate, PackDecision } from "@/lib/evidence/pack-data";
 import { usePageView } from "./page-view-context";
 import { AcrossStagesView } from "./across-stages";

@@ -1,9 +1,11 @@
 import { formatPercent } from "@/lib/format";
 import { candidateGates, failedGates, type Gate } from "./gates";
+import { runFigures } from "./operating-figures";
 import type { PackFigures } from "./pack-data";
 import { costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "./serving";
 import { kendallTau, rankBy, rankReversals, type NamedRanking, type Reversal } from "./ranks";
 import { scoreTables } from "./score-tables";
+import { bestCandidateId, comparisonsAgainst } from "./significance";
 
 /**
  * The gate table, the elimination funnel, the total cost and the rank comparison (SPEC §3
@@ -109,3 +111,24 @@ export function sloHeadroom(data: PackFigures) {
     return { candidateId: c.id, concurrency: row?.concurrency ?? null, costPer1k: row ? costPer1kRequests(c, row) : null };
   });
 }
+
+/** Every across-stages result of the pack, derived once from its data (page, PDF and JSON agree). */
+export function acrossStages(packFigures: PackFigures) {
+  // Each run judged at its own operating point: held-out figures where the decision's rule chose it.
+  const data = { ...packFigures, runs: packFigures.runs.map((r) => ({ candidateId: r.candidateId, metrics: r.metrics && runFigures(r.metrics) })) };
+  const gates = gateTable(data);
+  const funnel = eliminationFunnel(data, gates);
+  const totals = totalCosts(data);
+  const best = bestCandidateId(data, funnel, totals);
+  return {
+    gates,
+    funnel,
+    totals,
+    ranks: rankComparison(data),
+    headroom: sloHeadroom(data),
+    bestCandidateId: best,
+    significance: best ? comparisonsAgainst(best, data.comparisons) : [],
+  };
+}
+
+export type AcrossStages = ReturnType<typeof acrossStages>;

@@ -1,4 +1,4 @@
-import { acrossStages } from "./evidence-pack";
+import { acrossStages } from "./across-stages";
 import type { PackFigures } from "./pack-data";
 
 /**

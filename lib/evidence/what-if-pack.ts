@@ -1,5 +1,5 @@
 import { wilsonInterval } from "@/lib/metrics/intervals";
-import { acrossStages } from "./evidence-pack";
+import { acrossStages } from "./across-stages";
 import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
 import type { PackData, PackFigures, RunFigures } from "./pack-data";
 import { runFigures } from "./operating-figures";
