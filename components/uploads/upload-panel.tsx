@@ -104,7 +104,7 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
       while (polling) {
         await new Promise((r) => setTimeout(r, 400));
         if (!polling) break;
-        const res = await fetch(`${base}/datasets?uploadId=${uploadId}`, { cache: "no-store" }).catch(() => null);
+        const res = await fetch(`${base}/uploads/${uploadId}`, { cache: "no-store" }).catch(() => null);
         const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
         if (body?.progress && polling) {
           setRows(body.progress.rows);
