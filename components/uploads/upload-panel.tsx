@@ -1,10 +1,11 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useReducer, useRef } from "react";
 import { useRouter } from "next/navigation";
 import { DropZone } from "./drop-zone";
 import { formatBytes } from "./format";
 import styles from "./uploads.module.css";
 import { ErrorReport, type ReportedIssue } from "./error-report";
+import { initialUploadState, uploadReducer, type RunStatus } from "./upload-state";
 
 export type UploadKind = "dataset" | "predictions" | "leaderboard" | "serving";
 
@@ -22,13 +23,6 @@ export interface UploadContext {
   candidates: { id: string; name: string }[];
   datasetVersions: { id: number; label: string }[];
 }
-
-type Failure =
-  | { kind: "report"; errors: ReportedIssue[]; errorCount: number }
-  | { kind: "unmatched"; unmatched: string[]; candidates: { id: string; name: string }[] }
-  | { kind: "message"; message: string };
-
-type RunStatus = { status: string; progress: number; itemCount: number; missingCount: number; error: string | null };
 
 function newUploadId() {
   const bytes = new Uint8Array(12);
@@ -60,15 +54,8 @@ function send(url: string, file: File, onBytes: (loaded: number) => void): Promi
 
 export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; context: UploadContext; title: string; help: React.ReactNode }) {
   const router = useRouter();
-  const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [bytes, setBytes] = useState(0);
-  const [rows, setRows] = useState<number | null>(null);
-  const [phase, setPhase] = useState<string>("");
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [run, setRun] = useState<{ id: number; status: RunStatus | null } | null>(null);
-  const [mapping, setMapping] = useState<Record<string, string>>({});
+  const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
+  const { file, busy, bytes, rows, phase, failure, success, run, mapping } = state;
   const form = useRef<HTMLFormElement>(null);
   const base = `/api/v1/decisions/${encodeURIComponent(context.decisionId)}`;
 
@@ -79,7 +66,7 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
       const res = await fetch(`${base}/runs/${run.id}`, { cache: "no-store" });
       if (res.ok) {
         const body = (await res.json()) as { run: RunStatus };
-        setRun({ id: run.id, status: body.run });
+        dispatch({ type: "run", status: body.run });
         if (body.run.status === "DONE") router.refresh();
       }
     }, 500);
@@ -92,13 +79,7 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
     const params = new URLSearchParams({ uploadId });
     for (const [k, v] of new FormData(form.current).entries()) if (typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
     for (const [k, v] of Object.entries(extra)) params.set(k, v);
-    setBusy(true);
-    setFailure(null);
-    setSuccess(null);
-    setRun(null);
-    setBytes(0);
-    setRows(null);
-    setPhase("Uploading");
+    dispatch({ type: "started" });
     let polling = true;
     const poll = async () => {
       while (polling) {
@@ -106,44 +87,33 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
         if (!polling) break;
         const res = await fetch(`${base}/uploads/${uploadId}`, { cache: "no-store" }).catch(() => null);
         const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
-        if (body?.progress && polling) {
-          setRows(body.progress.rows);
-          if (body.progress.phase === "validating") setPhase("Validating and loading rows");
-        }
+        if (body?.progress && polling) dispatch({ type: "progressed", phase: body.progress.phase, rows: body.progress.rows });
       }
     };
     void poll();
     try {
-      const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) => {
-        setBytes(loaded);
-        if (loaded >= file.size) setPhase("Processing");
-      });
+      const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) => dispatch({ type: "sent", loaded }));
       polling = false;
       const b = body as Record<string, unknown> & { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
       if (status >= 200 && status < 300) {
         const rowCount = Number(b.rowCount ?? 0);
-        setRows(rowCount);
-        setPhase("Done");
-        setSuccess(
-          b.existing
-            ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
-            : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
-                (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : ""),
-        );
-        if (kind === "predictions" && typeof b.runId === "number") setRun({ id: b.runId, status: null });
+        const message = b.existing
+          ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
+          : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
+            (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : "");
+        dispatch({ type: "imported", rows: rowCount, message, runId: kind === "predictions" && typeof b.runId === "number" ? b.runId : undefined });
         router.refresh();
         return;
       }
-      setPhase("Rejected");
       const details = b.error?.details;
-      if (details && Array.isArray(details.errors)) setFailure({ kind: "report", errors: details.errors as ReportedIssue[], errorCount: Number(details.errorCount ?? details.errors.length) });
-      else if (details && details.kind === "UNMATCHED_MODELS") setFailure({ kind: "unmatched", unmatched: details.unmatched as string[], candidates: details.candidates as { id: string; name: string }[] });
-      else setFailure({ kind: "message", message: b.error?.message ?? `The server answered ${status}.` });
+      if (details && Array.isArray(details.errors)) dispatch({ type: "rejected", failure: { kind: "report", errors: details.errors as ReportedIssue[], errorCount: Number(details.errorCount ?? details.errors.length) } });
+      else if (details && details.kind === "UNMATCHED_MODELS") dispatch({ type: "rejected", failure: { kind: "unmatched", unmatched: details.unmatched as string[], candidates: details.candidates as { id: string; name: string }[] } });
+      else dispatch({ type: "rejected", failure: { kind: "message", message: b.error?.message ?? `The server answered ${status}.` } });
     } catch (error) {
-      setFailure({ kind: "message", message: error instanceof Error ? error.message : String(error) });
+      dispatch({ type: "failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
       polling = false;
-      setBusy(false);
+      dispatch({ type: "ended" });
     }
   }
 
@@ -207,7 +177,7 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
             </label>
           </>
         )}
-        <DropZone accept={ACCEPT[kind]} file={file} onFile={(f) => { setFile(f); setFailure(null); setSuccess(null); }} disabled={busy} />
+        <DropZone accept={ACCEPT[kind]} file={file} onFile={(f) => dispatch({ type: "chose", file: f })} disabled={busy} />
         <button type="submit" disabled={!file || busy || (kind === "predictions" && (!context.candidates.length || !context.datasetVersions.length))}>
           {busy ? "Uploading…" : "Upload"}
         </button>
@@ -240,7 +210,7 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
           {failure.unmatched.slice(0, 50).map((name) => (
             <label key={name}>
               <code>{name}</code>
-              <select value={mapping[name] ?? ""} onChange={(e) => setMapping({ ...mapping, [name]: e.currentTarget.value })}>
+              <select value={mapping[name] ?? ""} onChange={(e) => dispatch({ type: "mapped", name, candidateId: e.currentTarget.value })}>
                 <option value="">skip</option>
                 {failure.candidates.map((c) => (
                   <option key={c.id} value={c.id}>{c.name}</option>
