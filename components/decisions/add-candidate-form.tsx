@@ -1,26 +1,19 @@
 "use client";
-import { useActionState, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { candidateCreateSchema } from "@/lib/schemas/candidate";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
-import { validateForm } from "./client-validation";
+import { useValidatedAction } from "./client-validation";
 
 /** A candidate added by hand: name, provider, model id and version (validated with the server's schema). */
 export function AddCandidateForm({ decisionId, action }: { decisionId: string; action: (s: ActionState, f: FormData) => Promise<ActionState> }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
-  const errors = clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined);
+  const { formAction, pending, errors, message, onSubmit } = useValidatedAction(action, candidateCreateSchema);
   return (
     <form
       action={formAction}
       className="edit-grid"
       aria-label="Add a candidate by hand"
       noValidate
-      onSubmit={(e) => {
-        const found = validateForm(candidateCreateSchema, e.currentTarget);
-        setClientErrors(found);
-        if (found) e.preventDefault();
-      }}
+      onSubmit={onSubmit}
     >
       <input type="hidden" name="decisionId" value={decisionId} />
       <label>Candidate name<input name="name" aria-invalid={!!errors?.name} /><FieldError errors={errors?.name} /></label>
@@ -28,7 +21,7 @@ export function AddCandidateForm({ decisionId, action }: { decisionId: string; a
       <label>Model id<input name="modelId" placeholder="e.g. meta-llama/Llama-3.1-8B-Instruct" /><FieldError errors={errors?.modelId} /></label>
       <label>Version / revision<input name="version" /><FieldError errors={errors?.version} /></label>
       <div className="wide">
-        <FormMessage state={clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state} />
+        <FormMessage state={message} />
         <button type="submit" disabled={pending}>{pending ? "Adding…" : "Add the candidate"}</button>
       </div>
     </form>

@@ -1,12 +1,11 @@
 "use client";
 
-import { useActionState, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import type { PackCandidate } from "@/lib/evidence/pack-data";
 import { rationaleProblem } from "@/lib/evidence/rationale";
 import { candidateSchema } from "@/lib/schemas/candidate";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
-import { validateForm } from "./client-validation";
+import { useValidatedAction } from "./client-validation";
 
 export type CandidateValues = Pick<PackCandidate, "id" | "name" | "provider" | "version" | "shortlistRationale" | "operatingThreshold" | "priceInputPerMTok" | "priceOutputPerMTok" | "pricePerHour">;
 
@@ -14,9 +13,10 @@ const v = (x: number | null) => (x === null ? "" : String(x));
 
 /** One candidate and its shortlist rationale, which must cite one of its scored suites and say why. */
 export function CandidateForm({ candidate, suites, action }: { candidate: CandidateValues; suites: string[]; action: (s: ActionState, f: FormData) => Promise<ActionState> }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
-  const errors = clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined);
+  const { formAction, pending, errors, message, onSubmit } = useValidatedAction(action, candidateSchema, (values): Record<string, string[]> => {
+    const problem = rationaleProblem(String(values.shortlistRationale ?? ""), suites);
+    return problem ? { shortlistRationale: [problem] } : {};
+  });
   const id = `candidate-${candidate.id}`;
   return (
     <form
@@ -24,14 +24,7 @@ export function CandidateForm({ candidate, suites, action }: { candidate: Candid
       className="edit-grid card"
       aria-labelledby={id}
       noValidate
-      onSubmit={(e) => {
-        const found = validateForm(candidateSchema, e.currentTarget, (values): Record<string, string[]> => {
-          const problem = rationaleProblem(String(values.shortlistRationale ?? ""), suites);
-          return problem ? { shortlistRationale: [problem] } : {};
-        });
-        setClientErrors(found);
-        if (found) e.preventDefault();
-      }}
+      onSubmit={onSubmit}
     >
       <h3 id={id} className="wide">{candidate.name}</h3>
       <input type="hidden" name="candidateId" value={candidate.id} />
@@ -49,7 +42,7 @@ export function CandidateForm({ candidate, suites, action }: { candidate: Candid
         <FieldError errors={errors?.shortlistRationale} />
       </label>
       <div className="wide">
-        <FormMessage state={clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state} />
+        <FormMessage state={message} />
         <button type="submit" disabled={pending}>{pending ? "Saving…" : `Save ${candidate.name}`}</button>
       </div>
     </form>

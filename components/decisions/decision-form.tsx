@@ -1,10 +1,9 @@
 "use client";
 
-import { useActionState, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { decisionParametersSchema, type DecisionParameters } from "@/lib/schemas/decision";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
-import { validateForm } from "./client-validation";
+import { useValidatedAction } from "./client-validation";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
 const OPERATING_RULE_OPTIONS = Object.entries(OPERATING_RULE_LABELS);
@@ -45,19 +44,13 @@ export function DecisionForm({ decisionId, copyFrom, values, action, submitLabel
   submitLabel?: string;
   disabled?: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
-  const errors = clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined);
+  const { formAction, pending, errors, message, onSubmit } = useValidatedAction(action, decisionParametersSchema);
   return (
     <form
       action={formAction}
       className="edit-grid"
       noValidate
-      onSubmit={(e) => {
-        const found = validateForm(decisionParametersSchema, e.currentTarget);
-        setClientErrors(found);
-        if (found) e.preventDefault();
-      }}
+      onSubmit={onSubmit}
     >
       {decisionId && <input type="hidden" name="decisionId" value={decisionId} />}
       {copyFrom && <input type="hidden" name="copyFrom" value={copyFrom} />}
@@ -78,7 +71,7 @@ export function DecisionForm({ decisionId, copyFrom, values, action, submitLabel
         </label>
       ))}
       <div className="wide">
-        <FormMessage state={clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state} />
+        <FormMessage state={message} />
         <button type="submit" disabled={pending || disabled}>{pending ? "Saving…" : submitLabel}</button>
       </div>
     </form>
