@@ -2,6 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { BrokenLink } from "./audit-verify";
 import type { Tx } from "./db";
+import { SIGNATURE_SELECT } from "./signoff/signature-select";
 
 /** The creation event of each signature and pack revision, by record id, as the chain walk found them. */
 export interface RecordEvents {
@@ -32,7 +33,7 @@ export async function readRecords(client: PrismaClient | Tx) {
     SELECT id, "decisionId", number, sha256, encode(sha256(convert_to("canonicalJson", 'UTF8')), 'hex') AS actual FROM "PackRevision" ORDER BY id`;
   const signatures = await client.signature.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, decisionId: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true },
+    select: { ...SIGNATURE_SELECT, decisionId: true },
   });
   return { revisions, signatures };
 }

@@ -12,6 +12,7 @@ import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
 import { cachedPart, evidenceState } from "./pack/pack-cache";
 import type { Actor } from "./session";
+import { SIGNATURE_SELECT } from "./signoff/signature-select";
 
 /**
  * The page's reads of the pack's read model (lib/server/pack/read-model.ts), one per stage so each
@@ -182,7 +183,8 @@ async function readSignoff(decisionId: string) {
       id: true, number: true, sha256: true, createdAt: true, supersededAt: true, cause: true,
       signatures: {
         orderBy: { signedAt: "asc" },
-        select: { id: true, printedName: true, signerEmail: true, signerId: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true, revisionSha256: true },
+        // Nested under its revision: the revision's id is the parent's.
+        select: { ...SIGNATURE_SELECT, packRevisionId: false },
       },
     },
   });

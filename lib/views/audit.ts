@@ -4,12 +4,10 @@
  * function declares this as its return type, so the two cannot drift apart.
  */
 
-/** One row of the audit page (`listAuditEvents`): the stored event, its id as text, its actor's name. */
-export interface AuditRowView {
-  id: string;
+/** What an audit event records: the fields its hash covers (lib/server/audit.ts `auditHashPayload`). */
+export interface AuditEventFields {
   actorId: string | null;
-  actorName: string;
-  actorRoles: string[];
+  actorRoles: readonly string[];
   action: string;
   entityType: string;
   entityId: string;
@@ -19,6 +17,12 @@ export interface AuditRowView {
   ip: string | null;
   userAgent: string | null;
   createdAt: Date;
+}
+
+/** One row of the audit page (`listAuditEvents`): the stored event, its id as text, its actor's name, its chain link. */
+export interface AuditRowView extends AuditEventFields {
+  id: string;
+  actorName: string;
   hash: string;
   prevHash: string;
 }

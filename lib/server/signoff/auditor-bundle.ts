@@ -5,6 +5,7 @@ import { GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
+import { SIGNATURE_SELECT } from "./signature-select";
 
 export const AUDITOR_BUNDLE_FORMAT = "verdict.auditor-bundle/1";
 
@@ -26,7 +27,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const signatures = await tx.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
-      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true },
+      select: SIGNATURE_SELECT,
     });
     const events = await tx.auditEvent.findMany({
       where: { decisionId },

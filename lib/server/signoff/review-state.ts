@@ -7,6 +7,7 @@ import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { buildPack, frozenGates } from "./build-pack";
+import { SIGNATURE_SELECT } from "./signature-select";
 
 const MAX_DIFF = 200;
 
@@ -29,7 +30,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     prisma.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
-      select: { id: true, packRevisionId: true, revisionSha256: true, signerId: true, printedName: true, signerEmail: true, meaning: true, candidateId: true, candidate: { select: { name: true } }, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, signedAt: true },
+      select: { ...SIGNATURE_SELECT, candidate: { select: { name: true } } },
     }),
     prisma.comment.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { id: true, stage: true, parentId: true, body: true, createdAt: true, author: { select: { name: true } }, packRevision: { select: { number: true } } } }),
     prisma.auditEvent.findMany({ where: { decisionId, action: "decision.transition" }, orderBy: { id: "asc" }, select: { id: true, actorId: true, before: true, after: true, createdAt: true } }),

@@ -10,6 +10,7 @@ import { frozenGates, frozenOperatingPoint } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
+import { SIGNATURE_SELECT } from "./signature-select";
 
 export interface SignInput {
   meaning: SignatureMeaning;
@@ -107,7 +108,7 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
         ...(candidateId ? frozenOperatingPoint(revision.canonicalJson, candidateId) : {}),
         signedAt: new Date(),
       },
-      select: { id: true, printedName: true, signerEmail: true, signerId: true, signedAt: true, meaning: true, candidateId: true, reason: true, waiver: true, operatingThreshold: true, operatingRule: true, revisionSha256: true, packRevisionId: true },
+      select: SIGNATURE_SELECT,
     });
     await recordAudit(tx, { actor, action: "signature.create", entityType: "Signature", entityId: signature.id, decisionId, after: { ...signature, revision: revision.number, failedGates: failed.map((g) => g.key) }, request });
 
