@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
 import type { AuditAction } from "@/lib/audit-actions";
 import type { RoleName } from "@/lib/auth/permissions";
+import type { AuditEventFields } from "@/lib/views/audit";
 import type { Tx } from "./db";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -33,20 +34,21 @@ export interface AuditInput {
   request?: RequestInfo;
 }
 
+/**
+ * An edit as the audit trail records it: only the fields the edit changed, each before and after
+ * (an unchanged field in the event would hide what the edit was).
+ */
+export function changedFields<T extends object>(fields: readonly (keyof T)[], before: T, after: T) {
+  const changed = fields.filter((k) => before[k] !== after[k]);
+  return {
+    changed,
+    before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+    after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+  };
+}
+
 /** The fields an event's hash covers, in canonical JSON (the verify action recomputes the same). */
-export function auditHashPayload(event: {
-  actorId: string | null;
-  actorRoles: readonly string[];
-  action: string;
-  entityType: string;
-  entityId: string;
-  decisionId: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: Date;
-}): string {
+export function auditHashPayload(event: AuditEventFields): string {
   // Pick the fields one by one: a database row carries more (id, hashes) that must not be hashed.
   return canonicalJson({
     actorId: event.actorId,

@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import { rationaleProblem } from "@/lib/evidence/rationale";
 import { groupModelNames, matchModels } from "@/lib/ingest/model-match";
 import { candidateCreateSchema, shortlistSchema, type CandidateCreateInput, type CandidateInput, type ShortlistInput } from "@/lib/schemas/candidate";
-import { recordAudit, type RequestInfo } from "./audit";
+import { changedFields, recordAudit, type RequestInfo } from "./audit";
 import { database, db, type Tx } from "./db";
 import { lockEditableDecision } from "./decision-lock";
 import { AppError, forbiddenError, notFoundError } from "./errors";
@@ -181,15 +181,14 @@ export async function updateCandidate(actor: Actor, input: CandidateInput, reque
       data: { ...data, operatingThreshold: data.operatingThreshold ?? null, priceInputPerMTok: data.priceInputPerMTok ?? null, priceOutputPerMTok: data.priceOutputPerMTok ?? null, pricePerHour: data.pricePerHour ?? null },
       select: CANDIDATE,
     });
-    const changed = (Object.keys(data) as (keyof typeof data)[]).filter((k) => before[k] !== after[k]);
+    const { changed, ...change } = changedFields(Object.keys(data) as (keyof typeof data)[], before, after);
     await recordAudit(tx, {
       actor,
       action: "candidate.update",
       entityType: "Candidate",
       entityId: candidateId,
       decisionId: before.decisionId,
-      before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-      after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      ...change,
       request,
     });
     const recomputing = changed.includes("operatingThreshold") ? await markRunsForRecompute(tx, actor, before.decisionId, "changed the candidate's operating threshold", request, candidateId) : [];

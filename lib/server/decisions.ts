@@ -11,7 +11,7 @@ import {
 } from "@/lib/schemas/decision";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { database, db } from "./db";
-import { recordAudit, type RequestInfo } from "./audit";
+import { changedFields, recordAudit, type RequestInfo } from "./audit";
 import { lockDecisionRow, lockEditableDecision } from "./decision-lock";
 import { AppError, forbiddenError, notFoundError } from "./errors";
 import { enqueueRecompute, markRunsForRecompute, metricInputsChanged } from "./recompute";
@@ -165,15 +165,14 @@ export async function updateDecisionParameters(actor: Actor, decisionId: string,
     await lockEditableDecision(tx, decisionId);
     const before = await tx.decision.findUniqueOrThrow({ where: { id: decisionId }, select: DECISION_PARAMETERS });
     const after = await tx.decision.update({ where: { id: decisionId }, data: patch, select: DECISION_PARAMETERS });
-    const changed = (Object.keys(patch) as (keyof typeof patch)[]).filter((k) => before[k] !== after[k]);
+    const { changed, ...change } = changedFields(Object.keys(patch) as (keyof typeof patch)[], before, after);
     await recordAudit(tx, {
       actor,
       action: "decision.update_parameters",
       entityType: "Decision",
       entityId: decisionId,
       decisionId,
-      before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-      after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      ...change,
       request,
     });
     const inputs = metricInputsChanged(changed, after.operatingRule);
