@@ -14,10 +14,13 @@ import type { RunMetrics } from "@/lib/metrics";
  * operating point plus the end points.
  */
 export interface JoinedRow {
+  /** The gold label: true for the positive class. */
   label: boolean;
+  /** The prediction's own score (null: hard label only, or a parse failure without one). */
   score: number | null;
   predicted: boolean | null;
   parseFailure: boolean;
+  /** The dataset item has no prediction in the run (counted as an error). */
   missing: boolean;
   slice: string | null;
 }

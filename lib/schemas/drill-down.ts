@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { JoinedRow } from "@/lib/evidence/run-input";
 
 /**
  * The drill-down's query (SPEC §4 cells at a threshold), shared by the page, the JSON API and the
@@ -64,18 +65,12 @@ export function drillDownHref(decisionId: string, runId: number, filter: { cell?
   return `/decisions/${encodeURIComponent(decisionId)}/runs/${runId}/items${query ? `?${query}` : ""}`;
 }
 
-/** One item behind a figure, as the page, the API and the CLI show it. */
-export interface DrillItem {
+/**
+ * One item behind a figure, as the page, the API and the CLI show it: the joined row the figure
+ * was computed from, with the item's id, its confusion cell and its text.
+ */
+export interface DrillItem extends JoinedRow {
   id: string;
   cell: Cell;
-  /** The gold label: true for the positive class. */
-  label: boolean;
-  /** The prediction's own score (null: hard label only, or a parse failure without one). */
-  score: number | null;
-  predicted: boolean | null;
-  parseFailure: boolean;
-  /** The dataset item has no prediction in the run (counted as an error). */
-  missing: boolean;
-  slice: string | null;
   text: string | null;
 }
