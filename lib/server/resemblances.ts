@@ -9,15 +9,20 @@ import { lockEditableDecision } from "./decision-lock";
 import { AppError, forbiddenError } from "./errors";
 import type { Actor } from "./session";
 
+/** Each candidate's shortlist rationale with the suites it has scores for: what the rationale may cite. */
+export async function rationalesOf(tx: Tx | PrismaClient, decisionId: string): Promise<{ name: string; rationale: string; scoredSuites: string[] }[]> {
+  const candidates = await tx.candidate.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { name: true, shortlistRationale: true, scores: { distinct: ["suite"], select: { suite: true } } } });
+  return candidates.map((c) => ({ name: c.name, rationale: c.shortlistRationale, scoredSuites: c.scores.map((s) => s.suite) }));
+}
+
 /**
  * The suites the decision's shortlist rationales cite (SPEC §3, stage 1–2): each must have the
  * three questions of resemblance answered before the decision can be submitted.
  */
 export async function citedSuitesOf(tx: Tx | PrismaClient, decisionId: string): Promise<{ suite: string; candidates: string[] }[]> {
-  const candidates = await tx.candidate.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { name: true, shortlistRationale: true, scores: { distinct: ["suite"], select: { suite: true } } } });
   const bySuite = new Map<string, string[]>();
-  for (const c of candidates) {
-    for (const suite of citedSuites(c.shortlistRationale, c.scores.map((s) => s.suite))) bySuite.set(suite, [...(bySuite.get(suite) ?? []), c.name]);
+  for (const c of await rationalesOf(tx, decisionId)) {
+    for (const suite of citedSuites(c.rationale, c.scoredSuites)) bySuite.set(suite, [...(bySuite.get(suite) ?? []), c.name]);
   }
   return [...bySuite].map(([suite, names]) => ({ suite, candidates: names })).sort((a, b) => a.suite.localeCompare(b.suite));
 }

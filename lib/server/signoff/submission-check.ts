@@ -2,7 +2,7 @@ import "server-only";
 import { rationaleProblem } from "@/lib/evidence/rationale";
 import type { Tx } from "../db";
 import { AppError } from "../errors";
-import { citedSuitesOf } from "../resemblances";
+import { citedSuitesOf, rationalesOf } from "../resemblances";
 
 /**
  * What a decision still lacks before it can be submitted for review, as sentences a user can act
@@ -13,10 +13,10 @@ import { citedSuitesOf } from "../resemblances";
 export async function submissionProblems(tx: Tx, decisionId: string): Promise<string[]> {
   const problems: string[] = [];
   const decision = await tx.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { evaluationDatasetVersionId: true } });
-  const candidates = await tx.candidate.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { name: true, shortlistRationale: true, scores: { distinct: ["suite"], select: { suite: true } } } });
+  const candidates = await rationalesOf(tx, decisionId);
   if (candidates.length === 0) problems.push("Shortlist at least one candidate.");
   for (const c of candidates) {
-    const problem = rationaleProblem(c.shortlistRationale, c.scores.map((s) => s.suite));
+    const problem = rationaleProblem(c.rationale, c.scoredSuites);
     if (problem) problems.push(`${c.name}: shortlist rationale — ${problem}`);
   }
   const answered = new Set((await tx.suiteResemblance.findMany({ where: { decisionId }, select: { suite: true } })).map((r) => r.suite));
