@@ -128,22 +128,20 @@ const CSV_BATCH = 2048;
  */
 export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[]> {
   // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ["\r\n", "\n"] });
-  let readError: unknown = null;
-  const feeding = (async () => {
-    try {
-      for await (const chunk of utf8Buffers(file)) if (!parser.write(chunk)) await once(parser, "drain");
-      parser.end();
-    } catch (error) {
-      readError = error;
-      parser.destroy(error instanceof Error ? error : new Error(String(error)));
-    }
-  })();
+  // csv-parse's parser is driven directly, a file chunk at a time: its records come back in an
+  // array, without a stream hop (a promise) per record.
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ["\r\n", "\n"] }) as unknown as { api: CsvApi };
+  const api = parser.api;
   let header: string[] | null = null;
   let line = 1;
   let batch: RecordEvent[] = [];
-  try {
-    for await (const fields of parser as AsyncIterable<string[]>) {
+  let records: string[][] = [];
+  const push = (record: string[]) => {
+    records.push(record);
+  };
+  const close = () => {};
+  const take = function* (): Generator<RecordEvent[]> {
+    for (const fields of records) {
       const at = line;
       let breaks = 0;
       for (const f of fields) for (let k = f.indexOf("\n"); k >= 0; k = f.indexOf("\n", k + 1)) breaks++;
@@ -164,12 +162,35 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
         batch = [];
       }
     }
+    records = [];
+  };
+  let failure: unknown = null;
+  try {
+    for await (const chunk of utf8Buffers(file)) {
+      const error = api.parse(chunk, false, push, close);
+      yield* take();
+      if (error !== undefined) {
+        failure = error;
+        break;
+      }
+    }
+    if (failure === null) {
+      const error = api.parse(undefined, true, push, close);
+      yield* take();
+      if (error !== undefined) failure = error;
+    }
   } catch (error) {
-    batch.push({ kind: "file-error", issue: fileIssue(readError ?? error, line) });
+    failure = error;
   }
-  await feeding;
+  if (failure !== null) {
+    yield* take();
+    batch.push({ kind: "file-error", issue: fileIssue(failure, line) });
+  }
   if (batch.length) yield batch;
 }
+
+/** The part of csv-parse's parser its stream drives (`Parser.api`): parse a chunk, records to `push`, an error returned. */
+type CsvApi = { parse(chunk: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined };
 
 /** Record events one at a time (small files, tests). */
 export async function* readCsvRecords(file: string): AsyncGenerator<RecordEvent> {
