@@ -119,6 +119,8 @@ export interface BootstrapOptions {
   readonly to?: number;
   /** An operating-point rule: each replicate also records the threshold it chooses (issue 14). */
   readonly selection?: SelectionRule;
+  /** Called after each replicate with its index (progress; not sent to worker threads). */
+  readonly onReplicate?: (replicate: number) => void;
 }
 
 export interface Replicates {
@@ -196,6 +198,7 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       // The selection on the same histograms: O(K) more per replicate, no draw, no sort.
       if (o.threshold) o.threshold[b - from] = r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
     });
+    options.onReplicate?.(b);
   }
   return out;
 }

@@ -104,6 +104,16 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
     }
     timing("read");
     await setProgress(database, runId, PHASE.bootstrap);
+    // The bootstrap's workers report their replicates: the run's progress moves from the
+    // bootstrap's start to storing, written at most twice a second.
+    let lastWrite = performance.now();
+    let written: Promise<void> = Promise.resolve();
+    const bootstrapProgress = (fraction: number) => {
+      const now = performance.now();
+      if (now - lastWrite < 500 || fraction >= 1) return;
+      lastWrite = now;
+      written = written.then(() => setProgress(database, runId, PHASE.bootstrap + (PHASE.storing - PHASE.bootstrap) * fraction)).catch(() => {});
+    };
     const metrics: StoredRunMetrics = {
       // summarizeRun: the bootstrap, the part that grows as B·n, on worker threads when it pays.
       ...(await summarizeRun(input.labels, input.scores, {
@@ -114,11 +124,13 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
         slices: input.slices.some((s) => s !== null) ? input.slices : undefined,
         bootstrap: 1000,
         seed: BOOTSTRAP_SEED,
+        onProgress: bootstrapProgress,
         ...operatingRuleOptions(run.decision, run.decisionId, input.scoreKind),
       })),
       input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
     };
     timing("metrics");
+    await written; // no bootstrap figure lands after "storing"
     await setProgress(database, runId, PHASE.storing);
     const outcome = await storeIfCurrent(database, runId, run, {
         status: "DONE",
