@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ParseIssue } from "./formats/types";
 import { pickColumn, show } from "./records";
+import { decimalNumber } from "./formats/numbers";
 
 /**
  * Pure row rules for the buyer's own evidence: which columns name the id, the gold label, the
@@ -94,7 +95,6 @@ export interface LabelMapping {
   negativeLabels?: readonly string[];
 }
 
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE = { ok: true, value: true } as const;
 const FALSE = { ok: true, value: false } as const;
 
@@ -109,20 +109,10 @@ export function readNumber(raw: unknown): Read<number | null> {
   return typeof v === "number" || v === null ? { ok: true, value: v } : { ok: false, reason: v };
 }
 
-/**
- * Decimal text → number (null when empty), or the reason it is not one. Fast path: Number() of
- * text made only of digits, sign, point and exponent; hex, "Infinity", "NaN", "1_0" are refused.
- */
+/** Decimal text → number (null when empty), or the reason it is not one: formats/numbers.ts's rule. */
 function numberText(raw: string): number | null | string {
-  const v = Number(raw);
-  if (v === v && v !== Infinity && v !== -Infinity && raw.length > 0) {
-    // Number() also reads "0x1f", "0b1", "0o7" and blank text: only plain decimals pass.
-    if (DECIMAL.test(raw.trim())) return v;
-  }
-  const t = raw.trim();
-  if (t === "") return null;
-  if (!DECIMAL.test(t)) return /^[+-]?(inf(inity)?|nan)$/i.test(t) ? "not a finite number" : "not a number";
-  return Number.isFinite(Number(t)) ? Number(t) : "not a finite number (overflow)";
+  const v = decimalNumber(raw);
+  return v === "empty value" ? null : v;
 }
 
 /**
