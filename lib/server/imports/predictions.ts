@@ -6,7 +6,7 @@ import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, insertImport, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -115,12 +115,17 @@ export async function importPredictions(
           [decisionId, spooled.sha256, candidateId, datasetVersionId],
         );
         if (existing.length) return null;
-        const importId = newId("imp");
-        await tx.query(
-          `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "importedById")
-           VALUES ($1, $2, 'PREDICTIONS', $3, NULL, $4, $5, $6, $7, 'SUCCEEDED', $8)`,
-          [importId, decisionId, format, spooled.name, spooled.sha256, String(spooled.sizeBytes), content, actor.id],
-        );
+        const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
+          decisionId,
+          kind: "PREDICTIONS",
+          format,
+          producerVersion: null,
+          fileName: spooled.name,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          content,
+          importedById: actor.id,
+        });
         const [run] = await tx.query<{ id: number }>(
           `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "importId") VALUES ($1, $2, $3, 'PENDING', 0, $4) RETURNING id`,
           [decisionId, candidateId, datasetVersionId, importId],
