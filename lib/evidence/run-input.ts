@@ -31,6 +31,8 @@ export interface RunInput {
   scoreKind: "scores" | "hard-labels";
   parseFailures: number;
   missing: number;
+  /** The wrong-side scores given to a failed or missing item: a positive's, a negative's. */
+  wrongSide: { positive: number; negative: number };
 }
 
 /**
@@ -112,7 +114,7 @@ export function buildRunInputFromColumns(c: JoinedColumns): RunInput {
     else if (failed) parseFailures++;
     scores[i] = failed ? (label ? lo - 1 : hi + 1) : raw; // probabilities: 0 for a positive, 1 for a negative
   }
-  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing };
+  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing, wrongSide: { positive: lo - 1, negative: hi + 1 } };
 }
 
 /** What an eval run stores (EvalRun.metrics): the engine's RunMetrics plus how the input was built. */

@@ -148,7 +148,7 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
     // Written after the metrics are stored (the figures are ready sooner; a drill-down opened in
     // between writes them itself, under the same lock, from the same rows), in their own
     // transaction: a crash leaves none, and the drill-down's reader writes them then.
-    if (outcome === "stored") await writeRunItemsOnce(database, runId, run.datasetVersionId, rows ? { rows, input } : undefined);
+    if (outcome === "stored") await writeRunItemsOnce(database, runId, run.datasetVersionId, rows ? { rows, input } : { input });
     timing("drill-down items");
     return outcome;
   } catch (error) {

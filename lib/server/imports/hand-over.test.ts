@@ -41,11 +41,18 @@ describe("the upload hands its run's items to the metrics job", () => {
     const imported = await prisma.import.findUniqueOrThrow({ where: { id: run.importId } });
     expect((imported.errors as { missingExamples: string[] }).missingExamples).toEqual(["a8"]);
 
+    const items = async () => (await prisma.runItem.findMany({ where: { evalRunId: run.runId }, orderBy: { itemId: "asc" } })).map((r) => [r.itemId, r.label, r.orderKey, r.slice]);
+    const handedItems = await items();
+    expect(handedItems).toHaveLength(8);
+
     // The same run computed again, as a job in another process would: from the stored rows.
+    await prisma.runItem.deleteMany({ where: { evalRunId: run.runId } });
     await prisma.evalRun.update({ where: { id: run.runId }, data: { status: "PENDING", metrics: undefined } });
     expect(await computeEvalRun(await (await import("../db")).database(), run.runId)).toBe(true);
     const readBack = await prisma.evalRun.findUniqueOrThrow({ where: { id: run.runId } });
     expect(readBack.metrics).toEqual(handed.metrics);
+    // The drill-down's items: written by PostgreSQL from the handed input, by the app from the rows.
+    expect(await items()).toEqual(handedItems);
     expect((readBack.metrics as { slices: { slice: string }[] | null }).slices?.map((s) => s.slice).sort()).toEqual(["(none)", "north", "north\\east", "south", "two\nlines"].sort());
   });
 
