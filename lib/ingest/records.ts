@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import { once } from "node:events";
 import { parse } from "csv-parse";
 import { open, readFile } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
