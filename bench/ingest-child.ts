@@ -24,9 +24,11 @@ async function main() {
     const baselineRss = process.memoryUsage().rss;
     if (process.env.BENCH_DEBUG) console.error("baseline", JSON.stringify(process.memoryUsage()));
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     // "ready": the upload queues the run's job as a user's upload does (VERDICT_JOBS=inline: in this process).
     const r = await importPredictions(actor, decisionId, candidateId, Number(versionId), { name: "bench.csv", path: file }, { compute: mode === "ready" ? "queue" : "none" });
     const uploadSeconds = (performance.now() - t0) / 1000;
+    const uploadCpu = process.cpuUsage(cpu0);
     let status = "PENDING";
     let readySeconds: number | undefined;
     if (mode === "ready") {
@@ -42,7 +44,8 @@ async function main() {
       await job;
     }
     const seconds = (performance.now() - t0) / 1000;
-    process.stdout.write(JSON.stringify({ seconds: readySeconds ?? uploadSeconds, uploadSeconds, jobSeconds: seconds, rows: r.rowCount, runId: r.runId, status, missing: r.missingCount, baselineRss, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
+    const cpu = process.cpuUsage(cpu0);
+    process.stdout.write(JSON.stringify({ seconds: readySeconds ?? uploadSeconds, uploadSeconds, uploadCpuSeconds: (uploadCpu.user + uploadCpu.system) / 1e6, cpuSeconds: (cpu.user + cpu.system) / 1e6, jobSeconds: seconds, rows: r.rowCount, runId: r.runId, status, missing: r.missingCount, baselineRss, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
   } else if (mode === "embedded") {
     const [datasetFile, predictionsFile] = args as [string, string];
     const prisma = db.prisma;

@@ -130,7 +130,7 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
  */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 160);
 
-type ChildResult = { seconds: number; uploadSeconds?: number; jobSeconds?: number; rows: number; runId?: number; status?: string; baselineRss?: number; maxRss: number; datasetSeconds?: number; datasetRows?: number };
+type ChildResult = { seconds: number; uploadCpuSeconds?: number; cpuSeconds?: number; uploadSeconds?: number; jobSeconds?: number; rows: number; runId?: number; status?: string; baselineRss?: number; maxRss: number; datasetSeconds?: number; datasetRows?: number };
 
 function child(args: string[], env: NodeJS.ProcessEnv, heapCap = true): ChildResult {
   const text = execFileSync(process.execPath, [...(heapCap ? [`--max-old-space-size=${HEAP_MB}`] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), "--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(root, "bench/ingest-child.ts"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 });
@@ -167,6 +167,7 @@ async function main() {
       const bare = psqlCopy(f.predictions, s.psqlRunId, false);
       const psql: number[] = [];
       const app: number[] = [];
+      const appCpu: number[] = [];
       let maxRss = 0;
       let baselineRss = 0;
       for (let k = 0; k < RUNS; k++) {
@@ -176,6 +177,7 @@ async function main() {
         const r = upload("predictions");
         if (r.rows !== n) throw new Error(`app loaded ${r.rows} rows, expected ${n}`);
         app.push(r.seconds);
+        appCpu.push(r.uploadCpuSeconds ?? NaN);
         maxRss = Math.max(maxRss, r.maxRss);
         baselineRss = Math.max(baselineRss, r.baselineRss ?? 0);
         await clean();
@@ -190,6 +192,7 @@ async function main() {
       console.log(`  psql \\copy          ${list(psql)} s   median ${rate(n, median(psql))}   (twin of "Prediction": same columns, primary key, foreign key)`);
       console.log(`  (psql, no FK)       ${bare.toFixed(2)} s   ${rate(n, bare)}   (reference only: the foreign-key check per row costs PostgreSQL this much)`);
       console.log(`  app upload path     ${list(app)} s   median ${rate(n, median(app))}   (spool+SHA-256, parse, validate, COPY, join check)`);
+      console.log(`  app CPU (node)      ${list(appCpu)} s   (the app process's user+system CPU during the upload; PostgreSQL's is apart, on the other core)`);
       console.log(`  ratio app/psql      ${list(ratios)} → median ${ratio.toFixed(2)}×   (target ≥ ${INGEST_TARGET.toFixed(2)}) ${verdict(ratio >= INGEST_TARGET)}`);
       console.log(`  app peak RSS        ${mb(maxRss)}   (target < 300 MB) ${verdict(maxRss < RSS_TARGET)}   = ${mb(baselineRss)} before the import (Node, tsx loader, app modules, pg pool) + ${mb(maxRss - baselineRss)} for the import; heap capped at ${HEAP_MB} MB`);
       if (n === READY_ROWS) {
@@ -200,7 +203,7 @@ async function main() {
         const pass = r.seconds <= limit;
         ok &&= pass;
         console.log(`  metrics ready       ${r.seconds.toFixed(2)} s   upload → run DONE, B = 1,000 (≤ ${READY_TARGET} × psql = ${limit.toFixed(2)} s: ${(r.seconds / median(psql)).toFixed(2)}×) ${verdict(pass)}`);
-        console.log(`                      = upload ${r.uploadSeconds!.toFixed(2)} s + job ${(r.seconds - r.uploadSeconds!).toFixed(2)} s; the drill-down's items stored by ${r.jobSeconds!.toFixed(2)} s; peak RSS ${mb(r.maxRss)}`);
+        console.log(`                      = upload ${r.uploadSeconds!.toFixed(2)} s + job ${(r.seconds - r.uploadSeconds!).toFixed(2)} s; the drill-down's items stored by ${r.jobSeconds!.toFixed(2)} s; peak RSS ${mb(r.maxRss)}; app CPU ${r.uploadCpuSeconds!.toFixed(2)} s upload, ${r.cpuSeconds!.toFixed(2)} s in all (bootstrap workers included)`);
         await clean();
       }
       await pool.query(`DELETE FROM "EvalRun" WHERE "decisionId" = $1`, [s.decisionId]);

@@ -11,6 +11,8 @@ import { bootstrapReplicates, DEFAULT_REPLICATES, type BootstrapOptions, type Pr
 export interface ParallelOptions extends BootstrapOptions {
   /** Worker threads (default: available cores). 1 runs in this thread. */
   readonly threads?: number;
+  /** The fraction of replicates done, as workers report it (not called when computing in this thread). */
+  readonly onProgress?: (fraction: number) => void;
 }
 
 /** Below this many draws (B·n) a worker's start-up costs more than it saves. */
@@ -25,10 +27,16 @@ export async function parallelBootstrapReplicates(rankings: readonly PreparedRan
     return bootstrapReplicates(rankings, { ...options, from, to });
   }
   const shared = rankings.map(share);
+  const { onProgress, onReplicate: _, threads: __, ...workerOptions } = options;
+  let done = 0;
+  const progress = (replicates: number) => {
+    done += replicates;
+    onProgress?.(done / (to - from));
+  };
   const bounds = Array.from({ length: threads + 1 }, (_, k) => from + Math.round(((to - from) * k) / threads));
   let parts: Replicates[][];
   try {
-    parts = await Promise.all(bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...options, from: start, to: bounds[k + 1]! })));
+    parts = await Promise.all(bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...workerOptions, from: start, to: bounds[k + 1]! }, progress)));
   } catch (error) {
     // A bundle that did not ship the worker's file (a framework's server build) still computes,
     // in this thread: replicate b is seeded by (seed, b), so the figures are the same.
@@ -66,13 +74,16 @@ function concat(parts: Float64Array[]): Float64Array {
  * Start the worker. When this module runs as TypeScript (tsx, vitest), the worker starts from
  * ts-worker.mjs, which registers tsx's loader in the worker thread before importing the .ts body.
  */
-function runWorker(rankings: PreparedRanking[], options: BootstrapOptions): Promise<Replicates[]> {
+function runWorker(rankings: PreparedRanking[], options: BootstrapOptions, progress: (replicates: number) => void): Promise<Replicates[]> {
   const isTypeScript = import.meta.url.endsWith(".ts");
   const body = new URL(isTypeScript ? "./bootstrap-worker.ts" : "./bootstrap-worker.js", import.meta.url);
   const entry = isTypeScript ? new URL("./ts-worker.mjs", import.meta.url) : body;
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry, { workerData: { rankings, options, module: body.href } });
-    worker.once("message", (message: Replicates[]) => resolve(message));
+    worker.on("message", (message: Replicates[] | { progress: number }) => {
+      if (Array.isArray(message)) resolve(message);
+      else progress(message.progress);
+    });
     worker.once("error", reject);
     worker.once("exit", (code) => {
       if (code !== 0) reject(new Error(`bootstrap worker exited with code ${code}`));

@@ -5,7 +5,7 @@
 import { DEFAULT_REPLICATES, prepareRanking, summarize, type Labels, type RunMetrics, type Scores, type SummarizeOptions } from "../metrics/index";
 import { parallelBootstrapReplicates } from "./parallel-bootstrap";
 
-export async function summarizeRun(labels: Labels, scores: Scores, options: SummarizeOptions & { threads?: number } = {}): Promise<RunMetrics> {
+export async function summarizeRun(labels: Labels, scores: Scores, options: SummarizeOptions & { threads?: number; onProgress?: (fraction: number) => void } = {}): Promise<RunMetrics> {
   const replicates = options.bootstrap ?? DEFAULT_REPLICATES;
   let positives = 0;
   for (let i = 0; i < labels.length; i++) positives += labels[i] === 1 ? 1 : 0;
@@ -16,6 +16,8 @@ export async function summarizeRun(labels: Labels, scores: Scores, options: Summ
     prevalence: options.prevalence,
     selection: options.hardLabels ? undefined : options.operatingRule,
     threads: options.threads,
+    onProgress: options.onProgress,
   });
-  return summarize(labels, scores, { ...options, replicates: computed });
+  const { onProgress: _, threads: __, ...rest } = options;
+  return summarize(labels, scores, { ...rest, replicates: computed });
 }

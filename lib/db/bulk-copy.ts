@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { PoolClient } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 
 /**
@@ -28,6 +28,17 @@ export async function copyCsvPg(
 export async function copyCsvPglite(db: PGlite | Transaction, table: string, columns: readonly string[], csv: string | Blob): Promise<void> {
   const blob = typeof csv === "string" ? new Blob([csv]) : csv;
   await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob });
+}
+
+/** COPY (query) TO STDOUT, text format, streamed (the server's rows never all in memory as objects). */
+export async function* copyOutPg(client: PoolClient, query: string): AsyncGenerator<Buffer> {
+  yield* client.query(copyTo(`COPY (${query}) TO STDOUT`)) as AsyncIterable<Buffer>;
+}
+
+/** PGlite writes COPY output to a Blob at /dev/blob. */
+export async function* copyOutPglite(db: PGlite | Transaction, query: string): AsyncGenerator<Buffer> {
+  const result = await db.query(`COPY (${query}) TO '/dev/blob'`);
+  if (result.blob) yield Buffer.from(await result.blob.arrayBuffer());
 }
 
 function copyStatement(table: string, columns: readonly string[], source: string): string {

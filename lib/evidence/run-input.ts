@@ -34,20 +34,69 @@ export interface RunInput {
   scoreKind: "scores" | "hard-labels";
   parseFailures: number;
   missing: number;
+  /** The wrong-side scores given to a failed or missing item: a positive's, a negative's. */
+  wrongSide: { positive: number; negative: number };
+}
+
+/**
+ * The joined rows as columns, one entry per item: what the upload reads straight into typed
+ * arrays (lib/server/pack/joined-columns.ts), millions of items without an object each.
+ * score: NaN for null; predicted: 1, 0, or -1 for null; slices: null when no item has one.
+ */
+export interface JoinedColumns {
+  readonly length: number;
+  readonly label: Uint8Array;
+  readonly score: Float64Array;
+  readonly predicted: Int8Array;
+  readonly parseFailure: Uint8Array;
+  readonly missing: Uint8Array;
+  readonly slices: (string | null)[] | null;
+}
+
+export function joinedColumns(rows: readonly JoinedRow[]): JoinedColumns {
+  const n = rows.length;
+  const label = new Uint8Array(n);
+  const score = new Float64Array(n);
+  const predicted = new Int8Array(n);
+  const parseFailure = new Uint8Array(n);
+  const missing = new Uint8Array(n);
+  const slices: (string | null)[] = new Array(n);
+  rows.forEach((r, i) => {
+    label[i] = r.label ? 1 : 0;
+    score[i] = r.score === null ? NaN : r.score;
+    predicted[i] = r.predicted === null ? -1 : r.predicted ? 1 : 0;
+    parseFailure[i] = r.parseFailure ? 1 : 0;
+    missing[i] = r.missing ? 1 : 0;
+    slices[i] = r.slice;
+  });
+  return { length: n, label, score, predicted, parseFailure, missing, slices };
 }
 
 export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
-  const n = rows.length;
+  return buildRunInputFromColumns(joinedColumns(rows));
+}
+
+/** {@link buildRunInput} on columns: the one place the rule above is written. */
+export function buildRunInputFromColumns(c: JoinedColumns): RunInput {
+  const n = c.length;
   const labels = new Uint8Array(n);
   const scores = new Float64Array(n);
-  const slices: (string | null)[] = new Array(n);
+  const slices: (string | null)[] = c.slices ?? new Array<string | null>(n).fill(null);
   const valid = new Uint8Array(n);
-  const hasScores = rows.some((r) => r.score !== null);
+  let hasScores = false;
+  for (let i = 0; i < n; i++) {
+    if (c.score[i] === c.score[i]) {
+      hasScores = true;
+      break;
+    }
+  }
+  // The usable score of item i, or NaN (null).
+  const rawOf = (i: number) => (hasScores ? c.score[i]! : c.predicted[i] === -1 ? NaN : c.predicted[i] === 1 ? 1 : 0);
   let lo = Infinity;
   let hi = -Infinity;
-  for (const r of rows) {
-    const s = hasScores ? r.score : r.predicted === null ? null : r.predicted ? 1 : 0;
-    if (s !== null && !r.parseFailure && !r.missing) {
+  for (let i = 0; i < n; i++) {
+    const s = rawOf(i);
+    if (s === s && c.parseFailure[i] === 0 && c.missing[i] === 0) {
       if (s < lo) lo = s;
       if (s > hi) hi = s;
     }
@@ -58,17 +107,17 @@ export function buildRunInput(rows: readonly JoinedRow[]): RunInput {
   }
   let parseFailures = 0;
   let missing = 0;
-  rows.forEach((r, i) => {
-    labels[i] = r.label ? 1 : 0;
-    slices[i] = r.slice;
-    const raw = hasScores ? r.score : r.predicted === null ? null : r.predicted ? 1 : 0;
-    const failed = r.parseFailure || r.missing || raw === null;
+  for (let i = 0; i < n; i++) {
+    const label = c.label[i]!;
+    labels[i] = label;
+    const raw = rawOf(i);
+    const failed = c.parseFailure[i] === 1 || c.missing[i] === 1 || raw !== raw;
     valid[i] = failed ? 0 : 1;
-    if (r.missing) missing++;
+    if (c.missing[i] === 1) missing++;
     else if (failed) parseFailures++;
-    scores[i] = failed ? (r.label ? lo - 1 : hi + 1) : raw!; // probabilities: 0 for a positive, 1 for a negative
-  });
-  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing };
+    scores[i] = failed ? (label ? lo - 1 : hi + 1) : raw; // probabilities: 0 for a positive, 1 for a negative
+  }
+  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing, wrongSide: { positive: lo - 1, negative: hi + 1 } };
 }
 
 /** What an eval run stores (EvalRun.metrics): the engine's RunMetrics plus how the input was built. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ParseIssue } from "./formats/types";
 import { pickColumn, show } from "./records";
+import { decimalNumber } from "./formats/numbers";
 
 /**
  * Pure row rules for the buyer's own evidence: which columns name the id, the gold label, the
@@ -40,6 +41,38 @@ export const predictionRowSchema = z
   });
 export type PredictionRow = z.infer<typeof predictionRowSchema>;
 
+/*
+ * The schemas' rules written out, for the row path of files of millions: a row these accept is
+ * one the schema accepts (evidence-rows.test.ts checks both on good and bad rows), and is kept as
+ * is, without zod building an object per row. A row they refuse goes through the schema, which
+ * words the issues, so refusals read exactly as before.
+ */
+const INT32_MAX = 2 ** 31 - 1;
+const finiteOrNull = (v: number | null) => v === null || (typeof v === "number" && Number.isFinite(v));
+const textOrNull = (v: string | null, max: number) => v === null || (typeof v === "string" && v.length <= max);
+const countOrNull = (v: number | null) => v === null || (Number.isInteger(v) && v >= 0 && v <= INT32_MAX);
+
+export function passesPredictionRow(r: PredictionRow): boolean {
+  return (
+    typeof r.itemId === "string" &&
+    r.itemId.length >= 1 &&
+    r.itemId.length <= MAX_ID_LENGTH &&
+    finiteOrNull(r.score) &&
+    (r.predicted === null || typeof r.predicted === "boolean") &&
+    typeof r.parseFailure === "boolean" &&
+    textOrNull(r.rawOutput, MAX_TEXT_LENGTH) &&
+    finiteOrNull(r.latencyMs) &&
+    (r.latencyMs === null || r.latencyMs >= 0) &&
+    countOrNull(r.inputTokens) &&
+    countOrNull(r.outputTokens) &&
+    (r.score !== null || r.predicted !== null || r.parseFailure)
+  );
+}
+
+export function passesDatasetRow(r: DatasetRow): boolean {
+  return typeof r.itemId === "string" && r.itemId.length >= 1 && r.itemId.length <= MAX_ID_LENGTH && typeof r.label === "boolean" && textOrNull(r.text, MAX_TEXT_LENGTH) && textOrNull(r.slice, MAX_SLICE_LENGTH);
+}
+
 /** Accepted column names (header, case-insensitive), first match wins. */
 export const COLUMN_NAMES = {
   id: ["id", "item_id", "itemid", "item", "example_id", "doc_id", "uid"],
@@ -62,7 +95,6 @@ export interface LabelMapping {
   negativeLabels?: readonly string[];
 }
 
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE = { ok: true, value: true } as const;
 const FALSE = { ok: true, value: false } as const;
 
@@ -77,20 +109,10 @@ export function readNumber(raw: unknown): Read<number | null> {
   return typeof v === "number" || v === null ? { ok: true, value: v } : { ok: false, reason: v };
 }
 
-/**
- * Decimal text → number (null when empty), or the reason it is not one. Fast path: Number() of
- * text made only of digits, sign, point and exponent; hex, "Infinity", "NaN", "1_0" are refused.
- */
+/** Decimal text → number (null when empty), or the reason it is not one: formats/numbers.ts's rule. */
 function numberText(raw: string): number | null | string {
-  const v = Number(raw);
-  if (v === v && v !== Infinity && v !== -Infinity && raw.length > 0) {
-    // Number() also reads "0x1f", "0b1", "0o7" and blank text: only plain decimals pass.
-    if (DECIMAL.test(raw.trim())) return v;
-  }
-  const t = raw.trim();
-  if (t === "") return null;
-  if (!DECIMAL.test(t)) return /^[+-]?(inf(inity)?|nan)$/i.test(t) ? "not a finite number" : "not a number";
-  return Number.isFinite(Number(t)) ? Number(t) : "not a finite number (overflow)";
+  const v = decimalNumber(raw);
+  return v === "empty value" ? null : v;
 }
 
 /**
@@ -177,6 +199,7 @@ export function readDatasetRow(values: Record<string, unknown>, cols: ResolvedCo
     text: cols.text ? readText(values[cols.text]) : null,
     slice: cols.slice ? readText(values[cols.slice]) : null,
   };
+  if (passesDatasetRow(candidate)) return { ok: true, row: candidate };
   const parsed = datasetRowSchema.safeParse(candidate);
   return parsed.success ? { ok: true, row: parsed.data } : { ok: false, issues: zodIssues(parsed.error, line, candidate) };
 }
@@ -270,6 +293,7 @@ export function readPredictionRow(values: Record<string, unknown>, cols: Resolve
   }
   if (issues) return { ok: false, issues };
   const candidate = { itemId, score, predicted, parseFailure, rawOutput: cols.rawOutput ? readText(values[cols.rawOutput]) : null, latencyMs, inputTokens, outputTokens };
+  if (passesPredictionRow(candidate)) return { ok: true, row: candidate };
   const parsed = predictionRowSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, row: parsed.data };
   const names: Record<string, string | undefined> = { itemId: cols.id, latencyMs: latencyColumn, score: cols.score ?? cols.predicted };

@@ -1,7 +1,7 @@
 import { percentileInterval, type Interval } from "./intervals";
 import { prevalenceWeights } from "./prevalence";
 import { radixSortFloat64 } from "./sort";
-import { fillUniformIndices, Xoshiro128, replicateSeed } from "./random";
+import { countUniformDraws, fillUniformIndices, Xoshiro128, replicateSeed } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
 import { selectGroup, type SelectionRule } from "./threshold-rule";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
@@ -100,6 +100,14 @@ function histogram(hist: Int32Array, bin: Uint32Array, drawn: Uint32Array): void
   for (let i = 0; i < drawn.length; i++) hist[bin[drawn[i] as number] as number]!++;
 }
 
+/** The same histogram from each item's multiplicity: hist[bin[i]] += counts[i], a sequential walk. */
+function histogramOfCounts(hist: Int32Array, bin: Uint32Array, counts: Uint8Array): void {
+  for (let i = 0; i < counts.length; i++) {
+    const m = counts[i] as number;
+    if (m !== 0) hist[bin[i] as number]! += m;
+  }
+}
+
 export interface BootstrapOptions {
   /** Number of resamples B (default 1,000). */
   readonly replicates?: number;
@@ -111,6 +119,8 @@ export interface BootstrapOptions {
   readonly to?: number;
   /** An operating-point rule: each replicate also records the threshold it chooses (issue 14). */
   readonly selection?: SelectionRule;
+  /** Called after each replicate with its index (progress; not sent to worker threads). */
+  readonly onReplicate?: (replicate: number) => void;
 }
 
 export interface Replicates {
@@ -140,8 +150,14 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
   const from = options.from ?? 0;
   const to = options.to ?? options.replicates ?? DEFAULT_REPLICATES;
   const seed = options.seed ?? 0;
-  const drawnPos = new Uint32Array(positives);
-  const drawnNeg = new Uint32Array(negatives);
+  // Each replicate's draws are counted per item (a byte each) rather than stored (a word per
+  // draw): one pass draws, one sequential pass per candidate makes the histogram. The histograms
+  // — and so every figure — are those of the stored draws; a count past 255 (never seen in
+  // practice) falls back to storing the draws.
+  const countsPos = new Uint8Array(positives);
+  const countsNeg = new Uint8Array(negatives);
+  let drawnPos: Uint32Array | null = null;
+  let drawnNeg: Uint32Array | null = null;
   const hists = rankings.map((r) => ({ pos: new Int32Array(r.groups), neg: new Int32Array(2 * r.groups + 1) }));
   const out = rankings.map(() => ({
     averagePrecision: new Float64Array(to - from),
@@ -152,16 +168,28 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
   const one: ResampleMetrics = { averagePrecision: 0, averagePrecisionAtPrevalence: 0, rocAuc: 0 };
   for (let b = from; b < to; b++) {
     const rng = new Xoshiro128(replicateSeed(seed, b));
-    fillUniformIndices(rng, drawnPos, positives);
-    fillUniformIndices(rng, drawnNeg, negatives);
+    const start = rng.exportState();
+    countsPos.fill(0);
+    countsNeg.fill(0);
+    const counted = countUniformDraws(rng, countsPos, positives, positives) && countUniformDraws(rng, countsNeg, negatives, negatives);
+    if (!counted) {
+      rng.importState(start);
+      drawnPos ??= new Uint32Array(positives);
+      drawnNeg ??= new Uint32Array(negatives);
+      fillUniformIndices(rng, drawnPos, positives);
+      fillUniformIndices(rng, drawnNeg, negatives);
+    }
     rankings.forEach((r, c) => {
       const h = hists[c]!;
       h.pos.fill(0);
       h.neg.fill(0);
-      const pg = r.positiveGroup;
-      const ns = r.negativeSegment;
-      histogram(h.pos, pg, drawnPos);
-      histogram(h.neg, ns, drawnNeg);
+      if (counted) {
+        histogramOfCounts(h.pos, r.positiveGroup, countsPos);
+        histogramOfCounts(h.neg, r.negativeSegment, countsNeg);
+      } else {
+        histogram(h.pos, r.positiveGroup, drawnPos!);
+        histogram(h.neg, r.negativeSegment, drawnNeg!);
+      }
       resampleMetrics(h.pos, h.neg, positives, negatives, weights.positive, weights.negative, one);
       const o = out[c]!;
       o.averagePrecision[b - from] = one.averagePrecision;
@@ -170,6 +198,7 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       // The selection on the same histograms: O(K) more per replicate, no draw, no sort.
       if (o.threshold) o.threshold[b - from] = r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
     });
+    options.onReplicate?.(b);
   }
   return out;
 }

@@ -101,6 +101,52 @@ export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number)
   rng.importState([a, b, c, d]);
 }
 
+/**
+ * The same draws as {@link fillUniformIndices} (the same stream, the same rejections), counted
+ * instead of stored: `counts[i]` += how many of the `draws` uniform indices in [0, n) were i. One
+ * pass and a byte per item instead of a word per draw: the bootstrap's histogram is then a
+ * sequential walk over the items (their multiplicities) instead of a random lookup per draw.
+ * Returns false when a count wrapped past 255 (then `counts` is unusable and `rng` has moved on:
+ * the caller restores the state it saved and draws with fillUniformIndices).
+ */
+export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: number, n: number): boolean {
+  if (n > 0x200000 || n < 1) {
+    for (let i = 0; i < draws; i++) {
+      const index = rng.nextIndex(n);
+      const v = counts[index]!;
+      if (v === 255) return false;
+      counts[index] = v + 1;
+    }
+    return true;
+  }
+  const threshold = 4294967296 % n;
+  const state = rng.exportState();
+  let a = state[0] as number;
+  let b = state[1] as number;
+  let c = state[2] as number;
+  let d = state[3] as number;
+  let wrapped = false;
+  for (let i = 0; i < draws; ) {
+    const u = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    const m = u * n;
+    const index = Math.floor(m / 4294967296);
+    if (m - index * 4294967296 < threshold) continue;
+    const v = counts[index]!;
+    if (v === 255) wrapped = true; // a byte would wrap to 0
+    counts[index] = v + 1;
+    i++;
+  }
+  rng.importState([a, b, c, d]);
+  return !wrapped;
+}
+
 function rotl(x: number, k: number): number {
   return (x << k) | (x >>> (32 - k));
 }

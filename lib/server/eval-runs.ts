@@ -1,7 +1,7 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { env } from "@/lib/env";
-import { buildRunInput, type StoredRunMetrics } from "@/lib/evidence/run-input";
+import { buildRunInput, buildRunInputFromColumns, type JoinedColumns, type RunInput, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { summarizeRun } from "@/lib/compute/summarize-run";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createHash } from "node:crypto";
@@ -35,18 +35,44 @@ export async function computeEvalRun(database: Database, runId: number): Promise
 }
 
 /**
+ * The upload's hand-over (issue 12 §2): the run's joined items as columns, read in the upload's
+ * own transaction right after its COPY (lib/server/pack/joined-columns.ts), kept in this process
+ * until the run's job takes them, so the job does not read a million rows back. Set only after
+ * that transaction committed; predictions and dataset items never change once imported, so the
+ * columns stay the run's. A job in another process (a pg-boss worker) reads the rows as before;
+ * an entry nobody takes is dropped after ten minutes.
+ */
+type Handed = { columns: JoinedColumns; unknownCount: number };
+const handedHolder = globalThis as typeof globalThis & { __verdictHanded?: Map<number, Handed> };
+const handed = (handedHolder.__verdictHanded ??= new Map<number, Handed>());
+const HAND_OVER_MS = 10 * 60_000;
+
+export function handOverRunInput(runId: number, columns: JoinedColumns): void {
+  handed.set(runId, { columns, unknownCount: 0 });
+  setTimeout(() => {
+    if (handed.get(runId)?.columns === columns) handed.delete(runId);
+  }, HAND_OVER_MS).unref?.();
+}
+
+/** Whether the run's input is waiting in this process, and how many are (tests). */
+export const hasHandedInput = (runId: number) => handed.has(runId);
+export const handedRunCount = () => handed.size;
+
+/**
  * Computes until a result is stored or another job owns the run: when the inputs changed while
  * this job computed but nobody re-queued the run (the change's transaction read the run before
  * this job marked it RUNNING), the run is still this job's, so it computes again with the new ones.
  */
 async function computeLocked(database: Database, runId: number): Promise<void> {
+  const given = handed.get(runId);
+  handed.delete(runId);
   for (let attempt = 1; ; attempt++) {
-    const outcome = await computeOnce(database, runId);
+    const outcome = await computeOnce(database, runId, given);
     if (outcome !== "stale" || attempt >= 5) return;
   }
 }
 
-async function computeOnce(database: Database, runId: number): Promise<StoreOutcome> {
+async function computeOnce(database: Database, runId: number, given?: Handed): Promise<StoreOutcome> {
   const prisma = database.prisma;
   // RUNNING first, then read the inputs: a parameter change after this point marks the run
   // PENDING again, and the conditional writes below then leave this job's result unstored.
@@ -54,20 +80,41 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
   const run = await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
   try {
     const timing = phaseTimer(runId);
-    // Two queries on two connections, so PostgreSQL runs them side by side.
-    const [rows, [unknown]] = await Promise.all([
-      joinQuery<ItemRow>(database, JOINED_ITEMS_SQL, [runId, run.datasetVersionId]),
-      joinQuery<{ count: string | number }>(
-        database,
-        `SELECT count(*) AS count FROM "Prediction" p
-          WHERE p."evalRunId" = $1
-            AND NOT EXISTS (SELECT 1 FROM "DatasetItem" di WHERE di."datasetVersionId" = $2 AND di."itemId" = p."itemId")`,
-        [runId, run.datasetVersionId],
-      ),
-    ]);
-    const input = buildRunInput(rows);
+    let rows: ItemRow[] | null = null;
+    let input: RunInput;
+    let unknownCount: number;
+    if (given) {
+      // Handed over by the upload: the same rows, already read as columns.
+      input = buildRunInputFromColumns(given.columns);
+      unknownCount = given.unknownCount;
+    } else {
+      // Two queries on two connections, so PostgreSQL runs them side by side.
+      const [read, [unknown]] = await Promise.all([
+        joinQuery<ItemRow>(database, JOINED_ITEMS_SQL, [runId, run.datasetVersionId]),
+        joinQuery<{ count: string | number }>(
+          database,
+          `SELECT count(*) AS count FROM "Prediction" p
+            WHERE p."evalRunId" = $1
+              AND NOT EXISTS (SELECT 1 FROM "DatasetItem" di WHERE di."datasetVersionId" = $2 AND di."itemId" = p."itemId")`,
+          [runId, run.datasetVersionId],
+        ),
+      ]);
+      rows = read;
+      input = buildRunInput(read);
+      unknownCount = Number(unknown?.count ?? 0);
+    }
     timing("read");
     await setProgress(database, runId, PHASE.bootstrap);
+    // The bootstrap's workers report their replicates: the run's progress moves from the
+    // bootstrap's start to storing, written at most twice a second.
+    let lastWrite = performance.now();
+    let written: Promise<void> = Promise.resolve();
+    const bootstrapProgress = (fraction: number) => {
+      const now = performance.now();
+      if (now - lastWrite < 500 || fraction >= 1) return;
+      lastWrite = now;
+      written = written.then(() => setProgress(database, runId, PHASE.bootstrap + (PHASE.storing - PHASE.bootstrap) * fraction)).catch(() => {});
+    };
     const metrics: StoredRunMetrics = {
       // summarizeRun: the bootstrap, the part that grows as B·n, on worker threads when it pays.
       ...(await summarizeRun(input.labels, input.scores, {
@@ -78,19 +125,21 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
         slices: input.slices.some((s) => s !== null) ? input.slices : undefined,
         bootstrap: 1000,
         seed: BOOTSTRAP_SEED,
+        onProgress: bootstrapProgress,
         ...operatingRuleOptions(run.decision, run.decisionId, input.scoreKind),
       })),
       input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
     };
     timing("metrics");
+    await written; // no bootstrap figure lands after "storing"
     await setProgress(database, runId, PHASE.storing);
     const outcome = await storeIfCurrent(database, runId, run, {
         status: "DONE",
         progress: 1,
-        itemCount: rows.length,
+        itemCount: input.labels.length,
         missingCount: input.missing,
         parseFailureCount: input.parseFailures,
-        unknownCount: Number(unknown?.count ?? 0),
+        unknownCount,
         metrics: JSON.parse(JSON.stringify(metrics)),
         computedAt: new Date(),
         error: null,
@@ -100,7 +149,7 @@ async function computeOnce(database: Database, runId: number): Promise<StoreOutc
     // Written after the metrics are stored (the figures are ready sooner; a drill-down opened in
     // between writes them itself, under the same lock, from the same rows), in their own
     // transaction: a crash leaves none, and the drill-down's reader writes them then.
-    if (outcome === "stored") await writeRunItemsOnce(database, runId, run.datasetVersionId, { rows, input });
+    if (outcome === "stored") await writeRunItemsOnce(database, runId, run.datasetVersionId, rows ? { rows, input } : { input });
     timing("drill-down items");
     return outcome;
   } catch (error) {

@@ -1,5 +1,5 @@
 import "server-only";
-import { copyCsvPg, copyCsvPglite } from "@/lib/db/bulk-copy";
+import { copyCsvPg, copyCsvPglite, copyOutPg, copyOutPglite } from "@/lib/db/bulk-copy";
 import type { Database } from "@/lib/db/connect";
 import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, type AuditInput } from "./audit";
 
@@ -12,6 +12,8 @@ export interface RawTx {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** COPY … FROM STDIN (CSV) from a stream of CSV chunks. */
   copy(table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void>;
+  /** COPY (query) TO STDOUT in PostgreSQL's text format, as a stream of chunks (parameters inlined by the caller: integers only). */
+  copyOut(query: string): AsyncIterable<Buffer>;
 }
 
 /** PGlite reads COPY input from a Blob: feed it in batches so memory stays bounded. */
@@ -36,6 +38,7 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
           }
           if (size > 0) await copyCsvPglite(t, table, columns, new Blob(parts));
         },
+        copyOut: (query) => copyOutPglite(t, query),
       }),
     );
   }
@@ -45,6 +48,7 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
     const result = await fn({
       query: async <R,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
       copy: (table, columns, chunks) => copyCsvPg(client, table, columns, chunks),
+      copyOut: (query) => copyOutPg(client, query),
     });
     await client.query("COMMIT");
     return result;

@@ -14,6 +14,21 @@ const GROUPED = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?$/;
 
 export type NumberTextOptions = { thousands?: boolean; percent?: boolean };
 
+/**
+ * The one rule for a number written as text, shared by the public formats (below) and the
+ * buyer's evidence rows (lib/ingest/evidence-rows.ts readNumber): trimmed, plain decimal or
+ * scientific notation, finite. Returns the number or the reason it is not one.
+ */
+export function decimalNumber(text: string): number | string {
+  const t = text.trim();
+  if (!DECIMAL.test(t)) {
+    if (/^[+-]?(inf(inity)?|nan)$/i.test(t)) return "not a finite number";
+    return t === "" ? "empty value" : "not a number";
+  }
+  const value = Number(t);
+  return Number.isFinite(value) ? value : "not a finite number (overflow)";
+}
+
 export function readNumberText(text: string, options: NumberTextOptions = {}): NumberResult {
   let t = text.trim();
   let scale = 1;
@@ -22,11 +37,9 @@ export function readNumberText(text: string, options: NumberTextOptions = {}): N
     scale = 0.01;
   }
   if (options.thousands && GROUPED.test(t)) t = t.replaceAll(",", "");
-  if (!DECIMAL.test(t)) {
-    if (/^[+-]?(inf(inity)?|nan)$/i.test(t)) return { ok: false, reason: "not a finite number" };
-    return { ok: false, reason: t === "" ? "empty value" : "not a number" };
-  }
-  const value = Number(t) * scale;
+  const read = decimalNumber(t);
+  if (typeof read === "string") return { ok: false, reason: read };
+  const value = read * scale;
   if (!Number.isFinite(value)) return { ok: false, reason: "not a finite number (overflow)" };
   return { ok: true, value };
 }

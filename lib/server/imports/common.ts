@@ -119,6 +119,48 @@ export class Issues {
   }
 }
 
+/** What an import stores about its file in its "Import" row (status SUCCEEDED: a refused file has none). */
+export interface NewImport {
+  decisionId: string;
+  kind: ImportKind;
+  format: string;
+  producerVersion: string | null;
+  fileName: string;
+  sha256: string;
+  sizeBytes: number;
+  /** The file's bytes when small enough to keep (SpooledFile.content), else null. */
+  content: Buffer | null;
+  importedById: string;
+  rowCount?: number;
+  errors?: unknown;
+}
+
+/**
+ * Writes an import's "Import" row — the one place it is written, whatever the transaction:
+ * `execute` runs one statement with its parameters (RawTx.query, or Prisma's $executeRawUnsafe).
+ * Returns the new row's id.
+ */
+export async function insertImport(execute: (sql: string, ...params: unknown[]) => Promise<unknown>, row: NewImport): Promise<string> {
+  const id = newId("imp");
+  await execute(
+    `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "rowCount", errors, "importedById")
+     VALUES ($1, $2, $3::"ImportKind", $4, $5, $6, $7, $8::bigint, $9::bytea, 'SUCCEEDED', $10::int, $11::jsonb, $12)`,
+    id,
+    row.decisionId,
+    row.kind,
+    row.format,
+    row.producerVersion,
+    row.fileName,
+    row.sha256,
+    String(row.sizeBytes),
+    row.content,
+    row.rowCount ?? 0,
+    row.errors === undefined ? null : JSON.stringify(row.errors),
+    row.importedById,
+  );
+  return id;
+}
+
 export const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${randomBytes(9).toString("base64url")}`;
 
 /** The decision, when the actor may import evidence into it now (the one editability rule). */

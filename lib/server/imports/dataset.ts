@@ -8,7 +8,7 @@ import { database as getDatabase } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, insertImport, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -108,12 +108,17 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
         await tx.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, $3) ON CONFLICT ("decisionId", name) DO NOTHING`, [newId("ds"), decisionId, parsedOptions.datasetName]);
         const [dataset] = await tx.query<{ id: string }>(`SELECT id FROM "Dataset" WHERE "decisionId" = $1 AND name = $2 FOR UPDATE`, [decisionId, parsedOptions.datasetName]);
         const [{ next }] = (await tx.query<{ next: number }>(`SELECT COALESCE(MAX(version), 0) + 1 AS next FROM "DatasetVersion" WHERE "datasetId" = $1`, [dataset!.id])) as [{ next: number }];
-        const importId = newId("imp");
-        await tx.query(
-          `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "importedById")
-           VALUES ($1, $2, 'DATASET', $3, NULL, $4, $5, $6, $7, 'SUCCEEDED', $8)`,
-          [importId, decisionId, format, spooled.name, spooled.sha256, String(spooled.sizeBytes), content, actor.id],
-        );
+        const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
+          decisionId,
+          kind: "DATASET",
+          format,
+          producerVersion: null,
+          fileName: spooled.name,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          content,
+          importedById: actor.id,
+        });
         const [version] = await tx.query<{ id: number }>(
           `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount", "sliceColumn", "importId") VALUES ($1, $2, 0, 0, NULL, $3) RETURNING id`,
           [dataset!.id, Number(next), importId],

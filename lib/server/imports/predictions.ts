@@ -7,12 +7,15 @@ import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, insertImport, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
 import { tabularFormat } from "./dataset";
 import { enqueueComputeRun } from "../jobs";
+import { handOverRunInput } from "../eval-runs";
+import { readJoinedColumns } from "../pack/joined-columns";
+import type { JoinedColumns } from "@/lib/evidence/run-input";
 
 export interface PredictionsImportOptions extends ImportOptionsBase, PredictionColumnOptions {
   /** Class names read as a negative predicted label (the decision's positive class is positive). */
@@ -100,6 +103,8 @@ export async function importPredictions(
 
     const spec = predictionSpec(decision.positiveClass, options);
     const content = await spooled.content();
+    const handOver = options.compute !== "none";
+    let joined: JoinedColumns | null = null;
     let result: PredictionsImportResult | null = null;
     try {
       result = await withRawTx(database, async (tx) => {
@@ -111,12 +116,17 @@ export async function importPredictions(
           [decisionId, spooled.sha256, candidateId, datasetVersionId],
         );
         if (existing.length) return null;
-        const importId = newId("imp");
-        await tx.query(
-          `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "importedById")
-           VALUES ($1, $2, 'PREDICTIONS', $3, NULL, $4, $5, $6, $7, 'SUCCEEDED', $8)`,
-          [importId, decisionId, format, spooled.name, spooled.sha256, String(spooled.sizeBytes), content, actor.id],
-        );
+        const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
+          decisionId,
+          kind: "PREDICTIONS",
+          format,
+          producerVersion: null,
+          fileName: spooled.name,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          content,
+          importedById: actor.id,
+        });
         const [run] = await tx.query<{ id: number }>(
           `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "importId") VALUES ($1, $2, $3, 'PENDING', 0, $4) RETURNING id`,
           [decisionId, candidateId, datasetVersionId, importId],
@@ -136,12 +146,25 @@ export async function importPredictions(
         // guesses a few thousand and probes the dataset's index once per prediction. The hash
         // anti-join is faster at any size (EXPLAIN ANALYZE at 1M rows: 2.8 s → 1.9 s).
         await tx.query(`SET LOCAL enable_nestloop = off`);
-        const [{ unknown }] = (await tx.query<{ unknown: string | number }>(
-          `SELECT count(*) AS unknown FROM "Prediction" p
-            WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
-          [runId, datasetVersionId],
-        )) as [{ unknown: string | number }];
-        if (Number(unknown) > 0) {
+        // With the run's metrics queued, the join is read in full (item-id order, as columns) and
+        // handed to the job: the same pass counts the matched predictions — every other one is
+        // for an unknown id. Otherwise a count of the unknown ids is enough.
+        let unknown: number;
+        let missingExamples: string[] | null = null;
+        if (handOver) {
+          const read = await readJoinedColumns(tx, runId, datasetVersionId, version.itemCount, EXAMPLES);
+          unknown = state.rows - read.matched;
+          joined = read.columns;
+          missingExamples = read.missingExamples;
+        } else {
+          const [row] = await tx.query<{ unknown: string | number }>(
+            `SELECT count(*) AS unknown FROM "Prediction" p
+              WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
+            [runId, datasetVersionId],
+          );
+          unknown = Number(row!.unknown);
+        }
+        if (unknown > 0) {
           const ids = await tx.query<{ itemId: string }>(
             `SELECT p."itemId" FROM "Prediction" p
               WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")
@@ -150,14 +173,14 @@ export async function importPredictions(
           );
           throw new ImportRejected(
             ids.map((r) => ({ record: `id ${r.itemId}`, field: "id", value: r.itemId, reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}` })),
-            Number(unknown),
+            unknown,
             format,
           );
         }
         if (timing) console.error(`join check ${(performance.now() - tJoin).toFixed(0)} ms`);
         const rowCount = state.rows;
         const missingCount = version.itemCount - rowCount;
-        const missingExamples =
+        missingExamples ??=
           missingCount > 0
             ? (
                 await tx.query<{ itemId: string }>(
@@ -198,7 +221,11 @@ export async function importPredictions(
       if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
       return after;
     }
-    if (options.compute !== "none") await enqueueComputeRun(database, result.runId);
+    if (handOver) {
+      // Committed: the run's joined items, read in that transaction, go to its job.
+      if (joined) handOverRunInput(result.runId, joined);
+      await enqueueComputeRun(database, result.runId);
+    }
     return result;
   } catch (error) {
     throw await auditRejectedImport(database, actor, decisionId, "PREDICTIONS", { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);

@@ -8,7 +8,7 @@ import { recordAudit } from "../audit";
 import type { Actor } from "../session";
 import { defaultLimits, readText, safeFileName, spool, type UploadFile } from "./files";
 import { lockEditableDecision } from "../decision-lock";
-import { auditRejectedImport, IMPORT_SUMMARY_SELECT, ImportRejected, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import { auditRejectedImport, IMPORT_SUMMARY_SELECT, ImportRejected, insertImport, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
 
 export interface PublicImportOptions extends ImportOptionsBase {
   /** Resolves names the matcher left unmatched: "<model name in the file>" → candidate id, or null to skip that model. */
@@ -122,23 +122,19 @@ async function importPublic<R extends { model: string }>(
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
         const again = await tx.import.findFirst({ where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" }, select: { id: true } });
         if (again) return null;
-        const row = await tx.import.create({
-          data: {
-            decisionId,
-            kind,
-            format: result.format,
-            producerVersion: result.producerVersion ?? null,
-            fileName: spooled.name,
-            sha256: spooled.sha256,
-            sizeBytes: BigInt(spooled.sizeBytes),
-            content: content ? new Uint8Array(content) : null,
-            status: "SUCCEEDED",
-            rowCount: 0,
-            errors: JSON.parse(JSON.stringify(report)),
-            importedById: actor.id,
-          },
-          select: IMPORT_SUMMARY_SELECT,
+        const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
+          decisionId,
+          kind,
+          format: result.format,
+          producerVersion: result.producerVersion ?? null,
+          fileName: spooled.name,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          content,
+          errors: report,
+          importedById: actor.id,
         });
+        const row = { id, kind, format: result.format, producerVersion: result.producerVersion ?? null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount: 0 };
         const stored = await store(tx, row.id, kept);
         await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
         await recordAudit(tx, {
