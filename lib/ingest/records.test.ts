@@ -4,7 +4,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readCsvBatches, readCsvRecords, type RecordEvent } from "./records";
+import { readCsvRecords, type RecordEvent } from "./records";
 
 const dir = mkdtempSync(path.join(tmpdir(), "verdict-csv-"));
 let n = 0;
@@ -18,30 +18,7 @@ async function events(text: string | Buffer): Promise<RecordEvent[]> {
 
 const quote = (f: string) => (/[",\r\n]/.test(f) || f === "" ? `"${f.replace(/"/g, '""')}"` : f);
 
-async function batchedEvents(text: string, fast: boolean): Promise<RecordEvent[]> {
-  const file = path.join(dir, `f${n++}.csv`);
-  writeFileSync(file, text);
-  const out: RecordEvent[] = [];
-  for await (const batch of readCsvBatches(file, { fast })) out.push(...batch);
-  return out;
-}
-
 describe("streaming CSV reader", () => {
-  it("reads a file without quotes as csv-parse does: the same events, lines and row errors (property)", async () => {
-    const text = fc.string({ unit: fc.constantFrom("a", "b", "1", ",", "\n", "\r\n", "\r", " ", "é", "=", "\t", "\uFEFF"), maxLength: 80 });
-    await fc.assert(
-      fc.asyncProperty(text, fc.boolean(), async (body, bom) => {
-        const content = (bom ? "\uFEFF" : "") + "id,score\n" + body;
-        expect(await batchedEvents(content, true)).toEqual(await batchedEvents(content, false));
-      }),
-      { numRuns: 300 },
-    );
-    // A whole file, more than one chunk of the reader, and the empty file.
-    const big = "id,score\r\n" + Array.from({ length: 60_000 }, (_, i) => `item-${i},0.${i}${i % 7 === 0 ? ",extra" : ""}`).join("\n");
-    expect(await batchedEvents(big, true)).toEqual(await batchedEvents(big, false));
-    expect(await batchedEvents("", true)).toEqual(await batchedEvents("", false));
-  });
-
   it("reads what csv-parse reads: quotes, commas, newlines, CRLF, BOM (property)", async () => {
     const field = fc.string({ unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r\n", " ", "é", "=") , maxLength: 8 });
     await fc.assert(

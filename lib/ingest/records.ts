@@ -125,7 +125,7 @@ const CSV_BATCH = 2048;
  * inside a quoted field as two lines: a record starts one line after the previous one ends, and
  * spans one line plus the line breaks inside its (quoted) fields.
  */
-export async function* readCsvBatches(file: string, options: { fast?: boolean } = {}): AsyncGenerator<RecordEvent[]> {
+export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[]> {
   // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
   // csv-parse's parser is driven directly, a file chunk at a time: its records come back in an
   // array, without a stream hop (a promise) per record.
@@ -164,39 +164,6 @@ export async function* readCsvBatches(file: string, options: { fast?: boolean } 
     records = [];
   };
   let failure: unknown = null;
-  if ((options.fast ?? true) && (await quoteFree(file))) {
-    // No quote anywhere in the file: every record is a line (LF or CRLF) and every field what
-    // lies between commas — what csv-parse reads from such a file (records.test.ts compares the
-    // two), at a fraction of its cost per field.
-    let rest = "";
-    let first = true;
-    try {
-      for await (const chunk of utf8Buffers(file)) {
-        let text = rest + chunk.toString("utf8");
-        if (first) {
-          first = false;
-          if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        }
-        let pos = 0;
-        for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", pos)) {
-          records.push(text.slice(pos, nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl).split(","));
-          pos = nl + 1;
-        }
-        rest = text.slice(pos);
-        yield* take();
-      }
-      if (rest !== "") records.push(rest.split(","));
-      yield* take();
-    } catch (error) {
-      failure = error;
-    }
-    if (failure !== null) {
-      yield* take();
-      batch.push({ kind: "file-error", issue: fileIssue(failure, line) });
-    }
-    if (batch.length) yield batch;
-    return;
-  }
   try {
     for await (const chunk of utf8Buffers(file)) {
       const error = api.parse(chunk, false, push, close);
@@ -219,12 +186,6 @@ export async function* readCsvBatches(file: string, options: { fast?: boolean } 
     batch.push({ kind: "file-error", issue: fileIssue(failure, line) });
   }
   if (batch.length) yield batch;
-}
-
-/** Whether the file holds no double quote (a byte scan: in UTF-8 no other character contains 0x22). */
-async function quoteFree(file: string): Promise<boolean> {
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) if ((chunk as Buffer).indexOf(0x22) >= 0) return false;
-  return true;
 }
 
 /** The part of csv-parse's parser its stream drives (`Parser.api`): parse a chunk, records to `push`, an error returned. */
