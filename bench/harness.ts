@@ -12,7 +12,8 @@
  * tokens, a run at concurrency 8, and its stored p50 TTFT, ITL and E2E against the injected ones.
  *
  * Targets: harness req/s ≥ 0.8 × autocannon's (medians of the rounds); |p50 − injected| ≤ 1 ms for
- * TTFT, ITL and E2E. Prints PASS/FAIL per target and exits 1 on a FAIL. --smoke: a few seconds,
+ * TTFT, ITL and E2E. Beside req/s, each round prints the CPU per request of both sides (the
+ * harness's with its PostgreSQL backends'), less dependent on what else the machine runs. Prints PASS/FAIL per target and exits 1 on a FAIL. --smoke: a few seconds,
  * figures only, no targets. Database: BENCH_DATABASE_URL (default a local verdict_bench_test_harness,
  * recreated); the simulator's port: BENCH_SIM_PORT (default 4311).
  */
@@ -87,21 +88,44 @@ async function autocannonRound(seconds: number): Promise<{ mean: number; total: 
   return { mean: result.requests.mean, total: result.requests.total };
 }
 
-/** CPU milliseconds of a process so far (utime + stime from /proc, 10 ms ticks) and of this one. */
-const simCpuMs = () => {
-  const fields = readFileSync(`/proc/${sim.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** CPU milliseconds of a process so far (utime + stime from /proc, 10 ms ticks; 0 once it is gone) and of this one. */
+const procCpuMs = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
+const simCpuMs = () => procCpuMs(sim.pid!);
+/**
+ * The database's share of the harness's work: CPU of the PostgreSQL backends serving this database
+ * (the results' inserts, the run's bookkeeping), when they run on this machine. A backend that
+ * ends during a round (the chunk's slot session) counts only up to the last reading before it ended.
+ */
+const backendPids = async () => (await prisma.$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid);
+const databaseCpu = async () => {
+  const pids = await backendPids();
+  return new Map(pids.map((pid) => [pid, procCpuMs(pid)]));
+};
+const databaseCpuSince = async (before: Map<number, number>) => {
+  let ms = 0;
+  for (const [pid, cpu] of await databaseCpu()) ms += cpu - (before.get(pid) ?? 0);
+  return ms;
 };
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
 async function cpuPerRequest<T>(fn: () => Promise<T>, requests: (t: T) => number) {
+  const d0 = await databaseCpu();
   const s0 = simCpuMs();
   const c0 = ownCpuMs();
   const t = await fn();
   const n = requests(t);
-  return { t, server: (simCpuMs() - s0) / n, client: (ownCpuMs() - c0) / n };
+  const client = (ownCpuMs() - c0) / n;
+  const server = (simCpuMs() - s0) / n;
+  return { t, server, client, database: (await databaseCpuSince(d0)) / n };
 }
 
 const median = (xs: number[]) => {
@@ -117,6 +141,7 @@ await harnessRun(CONCURRENCY, Math.min(perRound, 500));
 await autocannonRound(1);
 const ac: number[] = [];
 const harness: number[] = [];
+const cpu = { ac: [] as number[], acServer: [] as number[], harness: [] as number[], harnessDb: [] as number[], harnessServer: [] as number[] };
 for (let round = 1; round <= ROUNDS; round++) {
   const a = await cpuPerRequest(() => autocannonRound(ROUND_S), (r) => r.total);
   ac.push(a.t.mean);
@@ -124,9 +149,14 @@ for (let round = 1; round <= ROUNDS; round++) {
   const items = Math.min(perRound, Math.max(200, Math.round(a.t.mean * ROUND_S)));
   const h = await cpuPerRequest(() => harnessRun(CONCURRENCY, items), () => items);
   harness.push(h.t.requestThroughput);
+  cpu.ac.push(a.client);
+  cpu.acServer.push(a.server);
+  cpu.harness.push(h.client);
+  cpu.harnessDb.push(h.database);
+  cpu.harnessServer.push(h.server);
   console.log(
     `round ${round}: autocannon ${f(a.t.mean)} req/s (CPU ${f(a.client, 3)} ms/req, server ${f(a.server, 3)})   ` +
-      `harness ${f(h.t.requestThroughput)} req/s over ${items} requests (CPU ${f(h.client, 3)} ms/req, server ${f(h.server, 3)}) = ${f((h.t.requestThroughput / a.t.mean) * 100)}%`,
+      `harness ${f(h.t.requestThroughput)} req/s over ${items} requests (CPU ${f(h.client, 3)} ms/req + database ${f(h.database, 3)}, server ${f(h.server, 3)}) = ${f((h.t.requestThroughput / a.t.mean) * 100)}%`,
   );
 }
 const ratio = median(harness) / median(ac);
@@ -144,6 +174,15 @@ console.log(`  TTFT p50 ${f(ttft.p50, 3)} ms (Δ ${f(ttft.p50 - TTFT, 3)})  p99 
 console.log(`  ITL  p50 ${f(itl.p50, 3)} ms (Δ ${f(itl.p50 - ITL, 3)})  p99 ${f(itl.p99, 3)}`);
 console.log(`  E2E  p50 ${f(e2e.p50, 3)} ms (Δ ${f(e2e.p50 - e2eInjected, 3)})  p99 ${f(e2e.p99, 3)}`);
 console.log(`median: autocannon ${f(median(ac))} req/s, harness ${f(median(harness))} req/s = ${f(ratio, 3)}×`);
+// Less dependent on what else the machine runs than requests per second: the CPU each side spends
+// per request (the harness's includes its run's start and finish, outside the throughput window).
+const acCpu = median(cpu.ac);
+const hCpu = median(cpu.harness);
+const hDb = median(cpu.harnessDb);
+console.log(
+  `CPU per request (medians): autocannon ${f(acCpu, 3)} ms (server ${f(median(cpu.acServer), 3)}); harness ${f(hCpu, 3)} ms + database ${f(hDb, 3)} ms (server ${f(median(cpu.harnessServer), 3)}) = ` +
+    `${f(hCpu / acCpu, 2)}× autocannon's (${f((hCpu + hDb) / acCpu, 2)}× with the database)`,
+);
 
 let failed = false;
 if (!SMOKE) {

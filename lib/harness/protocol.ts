@@ -94,10 +94,29 @@ export type ChatMessage = { role: "system" | "user"; content: string };
 
 /** The messages sent for one item: each `{{column}}` replaced by the item's value ("" when empty). */
 export function renderMessages(protocol: EvalProtocol, item: PromptItem): ChatMessage[] {
-  const values: Record<TemplateVariable, string> = { item_id: item.itemId, text: item.text ?? "", slice: item.slice ?? "" };
-  const fill = (text: string) => text.replace(/\{\{\s*([^}\s]*)\s*\}\}/g, (_, name: string) => values[name as TemplateVariable] ?? "");
-  const messages: ChatMessage[] = [];
-  if (protocol.system.trim() !== "") messages.push({ role: "system", content: fill(protocol.system) });
-  messages.push({ role: "user", content: fill(protocol.user) });
-  return messages;
+  return messageRenderer(protocol)(item);
+}
+
+/**
+ * renderMessages with the templates cut once into text and variables (a run renders one per item,
+ * thousands a second): the same messages, without a regular expression per item.
+ */
+export function messageRenderer(protocol: EvalProtocol): (item: PromptItem) => ChatMessage[] {
+  const system = protocol.system.trim() !== "" ? compileTemplate(protocol.system) : null;
+  const user = compileTemplate(protocol.user);
+  return (item) => {
+    const values: Record<TemplateVariable, string> = { item_id: item.itemId, text: item.text ?? "", slice: item.slice ?? "" };
+    return system ? [{ role: "system", content: fillTemplate(system, values) }, { role: "user", content: fillTemplate(user, values) }] : [{ role: "user", content: fillTemplate(user, values) }];
+  };
+}
+
+/** A template as [text, variable, text, variable, …, text]. */
+function compileTemplate(text: string): string[] {
+  return text.split(/\{\{\s*([^}\s]*)\s*\}\}/);
+}
+
+function fillTemplate(parts: readonly string[], values: Record<TemplateVariable, string>): string {
+  let out = parts[0]!;
+  for (let k = 1; k < parts.length; k += 2) out += (values[parts[k] as TemplateVariable] ?? "") + parts[k + 1]!;
+  return out;
 }

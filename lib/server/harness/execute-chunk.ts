@@ -3,7 +3,7 @@ import { setMaxListeners } from "node:events";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
 import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
-import { protocolSchema, renderMessages, type PromptItem } from "@/lib/harness/protocol";
+import { messageRenderer, protocolSchema, type PromptItem } from "@/lib/harness/protocol";
 import { ItemWriter, type ItemResult } from "./item-writer";
 import { decryptSecret } from "./secrets";
 import { lockChunk, openSlotSession, takeSlots } from "./slots";
@@ -78,6 +78,7 @@ export async function executeChunk(database: Database, runId: number, chunk: num
 async function callAll(database: Database, run: { id: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null }, items: PromptItem[], inFlight: number): Promise<ChunkOutcome> {
   const protocol = protocolSchema.parse(run.protocol);
   const validator = contractValidator(protocol);
+  const render = messageRenderer(protocol);
   const limits = harnessLimits();
   const apiKey = run.apiKeyCiphertext ? decryptSecret(run.apiKeyCiphertext) : null;
   const client = new ChatClient({ baseUrl: run.endpoint.baseUrl, model: run.endpoint.model, apiKey }, protocol, { connections: inFlight, stallTimeoutMs: limits.stallTimeoutMs });
@@ -91,6 +92,7 @@ async function callAll(database: Database, run: { id: number; protocol: unknown;
   });
   // The endpoint's rate limit, shared out by slots: this chunk starts at most rps × held / limit a second.
   const interval = run.endpoint.rateLimitRps ? 1000 / ((run.endpoint.rateLimitRps * inFlight) / run.endpoint.concurrency) : 0;
+  const retry = { ...limits, signal: controller.signal };
   let nextStart = performance.now();
   let next = 0;
   const worker = async () => {
@@ -102,7 +104,7 @@ async function callAll(database: Database, run: { id: number; protocol: unknown;
         nextStart = Math.max(nextStart, performance.now()) + interval;
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
-      const call = await callWithRetries(client, renderMessages(protocol, item), { ...limits, signal: controller.signal });
+      const call = await callWithRetries(client, render(item), retry);
       if (controller.signal.aborted) return;
       const parsed = call.completed ? parseOutput(protocol, call.text, call.firstTokenLogprobs, validator) : null;
       const result: ItemResult = {
