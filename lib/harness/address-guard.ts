@@ -1,3 +1,4 @@
+import { env } from "@/lib/env";
 import dns from "node:dns";
 import net from "node:net";
 
@@ -16,7 +17,7 @@ blocked.addSubnet("fe80::", 10, "ipv6");
 blocked.addAddress("fd00:ec2::254", "ipv6");
 const BLOCKED_NAMES = new Set(["metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"]);
 
-export const linkLocalAllowed = () => process.env.VERDICT_ALLOW_LINK_LOCAL_ENDPOINTS === "1";
+export const linkLocalAllowed = () => env().VERDICT_ALLOW_LINK_LOCAL_ENDPOINTS === "1";
 
 /** The reason an address is refused, or null. IPv4-mapped IPv6 addresses are judged as IPv4. */
 export function forbiddenAddressReason(address: string): string | null {

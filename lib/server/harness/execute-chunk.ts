@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { setMaxListeners } from "node:events";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
@@ -20,9 +21,9 @@ export interface EndpointSnapshot {
 
 /** Knobs of the worker's client (environment): a stall, the attempts and the first backoff. */
 export const harnessLimits = () => ({
-  stallTimeoutMs: Number(process.env.VERDICT_HARNESS_STALL_MS ?? 60_000),
-  maxAttempts: Number(process.env.VERDICT_HARNESS_MAX_ATTEMPTS ?? 4),
-  baseDelayMs: Number(process.env.VERDICT_HARNESS_BACKOFF_MS ?? 500),
+  stallTimeoutMs: env().VERDICT_HARNESS_STALL_MS ?? 60_000,
+  maxAttempts: env().VERDICT_HARNESS_MAX_ATTEMPTS ?? 4,
+  baseDelayMs: env().VERDICT_HARNESS_BACKOFF_MS ?? 500,
 });
 
 /** Cancels reach this process's chunks at once (other workers see it at their next flush). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { enqueueComputeRun, queueEnabled, startBoss } from "../jobs";
 import { executeChunk } from "./execute-chunk";
@@ -35,7 +36,7 @@ export async function enqueueChunks(database: Database, runId: number, chunks: r
     });
     return;
   }
-  const work = process.env.VERDICT_WORKER !== "0";
+  const work = env().VERDICT_WORKER !== "0";
   const boss = await startBoss(work ? database : null);
   if (work) await workHarnessQueue(boss, database);
   // A chunk may run for hours against a slow endpoint: pg-boss must not give it away meanwhile.
@@ -117,7 +118,7 @@ export async function resumeHarnessRuns(database: Database, { decisionId }: { de
 }
 
 /** At start (web process, worker): resume, work the queue, and resume again periodically. */
-export async function startHarnessJobs(database: Database, { workQueue = process.env.VERDICT_WORKER !== "0" } = {}): Promise<void> {
+export async function startHarnessJobs(database: Database, { workQueue = env().VERDICT_WORKER !== "0" } = {}): Promise<void> {
   if (workQueue && queueEnabled(database)) await workHarnessQueue(await startBoss(database), database);
   await resumeHarnessRuns(database);
   holder.__verdictHarnessTimer ??= setInterval(() => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 
@@ -9,7 +10,7 @@ import { AppError } from "../errors";
  * see only its fingerprint.
  */
 function secretsKey(): Buffer {
-  const raw = process.env.VERDICT_SECRETS_KEY?.trim();
+  const raw = env().VERDICT_SECRETS_KEY;
   if (!raw) throw new AppError("VALIDATION", "apiKey: the server cannot store API keys: set VERDICT_SECRETS_KEY (32 random bytes, hex or base64) in its environment.");
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
   if (key.length !== 32) throw new AppError("VALIDATION", "apiKey: VERDICT_SECRETS_KEY must be 32 bytes (64 hex digits or 44 base64 characters).");
