@@ -6,7 +6,7 @@ import type { OtherRun, PackData, PackRun } from "@/lib/evidence/pack-data";
 import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
-import { pageView, taskCharts, type PageView } from "@/lib/evidence/page-view";
+import { pageView, type PageView } from "@/lib/evidence/page-view";
 import { acrossStagesAt, packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
 import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
@@ -37,11 +37,6 @@ export async function getPackDecision(actor: Actor, decisionId: string) {
 
 const scoresOf = part("scores", async (decisionId) => readScores(await db(), decisionId));
 
-export async function getPackScores(actor: Actor, decisionId: string) {
-  check(actor);
-  return scoresOf(decisionId);
-}
-
 const runsOf = part("runs", async (decisionId) => {
   const { decision } = await decisionAndCandidates(decisionId);
   return readRuns(await db(), decisionId, decision.evaluationDatasetVersionId);
@@ -53,18 +48,7 @@ export async function getPackRuns(actor: Actor, decisionId: string): Promise<Pac
   return (await runsOf(decisionId)).runs;
 }
 
-/** Runs that do not count, listed apart (another dataset version, superseded, not finished). */
-export async function getOtherRuns(actor: Actor, decisionId: string): Promise<OtherRun[]> {
-  check(actor);
-  return (await runsOf(decisionId)).otherRuns;
-}
-
 const servingOf = part("serving", async (decisionId) => readServing(await db(), decisionId));
-
-export async function getPackServing(actor: Actor, decisionId: string) {
-  check(actor);
-  return servingOf(decisionId);
-}
 
 const comparisonsOf = part("comparisons", async (decisionId) => {
   const { runs } = await runsOf(decisionId);
@@ -79,8 +63,8 @@ export async function getPackComparisons(actor: Actor, decisionId: string) {
 /** How many of the decision's runs are waiting for or in their metrics job: the pack says "recomputing" meanwhile. */
 export async function countComputingRuns(actor: Actor, decisionId: string): Promise<number> {
   check(actor);
-  const prisma = await db();
-  return prisma.evalRun.count({ where: { decisionId, status: { in: ["PENDING", "RUNNING"] } } });
+  // Every run's status is part of the evidence state: the cached read is the current one.
+  return (await runsOf(decisionId)).otherRuns.filter((r) => r.status === "PENDING" || r.status === "RUNNING").length;
 }
 
 /** The evidence state as a short tag: the key of the page's view and its ETag. */
@@ -92,25 +76,14 @@ export async function getPackStateTag(actor: Actor, decisionId: string): Promise
 }
 
 const viewOf = part("view", async (decisionId): Promise<PageView> => {
-  const [{ candidates }, { runs }, tag, whatIf] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
-  return pageView(tag, candidates, runs, whatIf);
+  const [data, { otherRuns }, tag, whatIf, across] = await Promise.all([packDataOf(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId), storedAcrossOf(decisionId)]);
+  return pageView(tag, { ...data, otherRuns, across }, whatIf);
 });
 
-/** What the browser fetches for the page (lib/evidence/page-view.ts): chart series and stored curves. */
+/** What the browser fetches for the page (lib/evidence/page-view.ts): the stages' tables, chart series and stored curves. */
 export async function getPageView(actor: Actor, decisionId: string): Promise<PageView> {
   check(actor);
   return viewOf(decisionId);
-}
-
-const taskChartsOf = part("task-charts", async (decisionId) => {
-  const [{ candidates }, { runs }] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId)]);
-  return taskCharts(candidates, runs);
-});
-
-/** Stage 3's chart models, prepared once per evidence state (the page sends their shells). */
-export async function getTaskCharts(actor: Actor, decisionId: string) {
-  check(actor);
-  return taskChartsOf(decisionId);
 }
 
 const whatIfOf = part("what-if", async (decisionId): Promise<WhatIfPack> => whatIfPack(await packDataOf(decisionId)));

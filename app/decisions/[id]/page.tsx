@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { can } from "@/lib/auth/permissions";
-import { STAGES } from "@/lib/evidence/stages";
+import { STAGES, type StageKey } from "@/lib/evidence/stages";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { countComputingRuns, getPackData, getPackDecision, getPackStateTag, getStoredVerdict } from "@/lib/server/evidence-pack";
 import { PageViewProvider } from "@/components/evidence/page-view-context";
@@ -18,7 +18,9 @@ import { StageHeader, StageSkeleton } from "@/components/evidence/stage-header";
 import { CandidateList } from "@/components/evidence/candidate-list";
 import { HarnessSection } from "./harness-section";
 import "./pack.css";
-import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSection } from "./sections";
+import { AcrossView, OperationalView, ScoresView, StressView, TaskView } from "@/components/evidence/stage-views";
+import { isEditable } from "@/lib/decisions/editable";
+import { saveWhatIfAction } from "./actions";
 
 export const metadata: Metadata = { title: "Evidence pack" };
 
@@ -47,13 +49,15 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   });
   const base = `/decisions/${encodeURIComponent(id)}`;
   const [computing, tag] = await Promise.all([countComputingRuns(actor, id), getPackStateTag(actor, id)]);
-  const sections = {
-    leaderboard: <ScoresSection actor={actor} decisionId={id} stage="LEADERBOARD" />,
-    preference: <ScoresSection actor={actor} decisionId={id} stage="PREFERENCE" />,
-    "task-accuracy": <TaskSection actor={actor} decisionId={id} />,
-    "class-balance": <StressSection actor={actor} decisionId={id} />,
-    operational: <OperationalSection actor={actor} decisionId={id} />,
-  } as const;
+  // The stages are drawn in the browser from the page's view (components/evidence/stage-views.tsx).
+  const saveAction = can(actor, "decision.edit") && isEditable(decision) ? saveWhatIfAction : null;
+  const stageView = (key: StageKey, label: string) => ({
+    leaderboard: <ScoresView stage="LEADERBOARD" label={label} />,
+    preference: <ScoresView stage="PREFERENCE" label={label} />,
+    "task-accuracy": <TaskView decisionId={id} label={label} />,
+    "class-balance": <StressView decisionId={id} label={label} saveAction={saveAction} />,
+    operational: <OperationalView label={label} />,
+  })[key];
 
   return (
     <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
@@ -107,14 +111,12 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         {STAGES.map((stage) => (
           <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
             <StageHeader stageKey={stage.key} />
-            <Suspense fallback={<StageSkeleton label={stage.name} />}>{sections[stage.key]}</Suspense>
+            {stageView(stage.key, stage.name)}
           </section>
         ))}
         <section className="stage card" aria-labelledby="across-stages">
           <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
-          <Suspense fallback={<StageSkeleton label="the across-stages summary" />}>
-            <AcrossSection actor={actor} decisionId={id} />
-          </Suspense>
+          <AcrossView label="the across-stages summary" />
         </section>
         <WhatIfBar />
       </article>
