@@ -2,13 +2,14 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { cache } from "react";
 import { can } from "@/lib/auth/permissions";
-import type { OtherRun, PackData, PackRun } from "@/lib/evidence/pack-data";
+import type { PackData, PackRun } from "@/lib/evidence/pack-data";
 import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
 import { pageView, type PageView } from "@/lib/evidence/page-view";
 import { acrossStagesAt, packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
 import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
+import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
 import { cachedPart, evidenceState } from "./pack/pack-cache";
 import type { Actor } from "./session";
@@ -121,6 +122,17 @@ async function packDataOf(decisionId: string): Promise<PackData> {
     comparisonsOf(decisionId),
   ]);
   return { ...core, ...scores, runs, serving, comparisons };
+}
+
+const headlinesOf = part("headlines", async (decisionId) => {
+  const data = await packDataOf(decisionId);
+  return stageHeadlines({ ...data.decision, candidates: data.candidates, scores: data.scores, runs: data.runs, serving: data.serving });
+});
+
+/** The stage table's headline per stage and candidate (once per evidence state). */
+export async function getStageHeadlines(actor: Actor, decisionId: string) {
+  check(actor);
+  return headlinesOf(decisionId);
 }
 
 /** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */
