@@ -3,7 +3,8 @@
 import type { ActionState } from "@/lib/action-state";
 import type { PageSections } from "@/lib/evidence/page-sections";
 import { usePageView } from "./page-view-context";
-import { StageSkeleton } from "./stage-header";
+import type { StageKey } from "@/lib/evidence/stages";
+import { StageHeader, StageSkeleton } from "./stage-header";
 import { ScoresStage } from "./scores-stage";
 import { TaskStage } from "./task-stage";
 import { OtherRuns } from "./other-runs";
@@ -40,7 +41,7 @@ export function TaskView({ decisionId, label }: { decisionId: string; label: str
   );
 }
 
-export function StressView({ decisionId, label, saveAction }: { decisionId: string; label: string; saveAction: ((state: ActionState, form: FormData) => Promise<ActionState>) | null }) {
+export function StressView({ decisionId, label, saveAction }: { decisionId: string; label: string; saveAction: SaveAction }) {
   const s = useSections();
   if (!s) return <StageSkeleton label={label} />;
   const { decision, stress } = s;
@@ -63,4 +64,23 @@ export function AcrossView({ label }: { label: string }) {
   if (!s) return <StageSkeleton label={label} />;
   const stored = { prevalence: s.decision.prevalence, operatingThreshold: s.decision.operatingThreshold };
   return <WhatIfAcross stored={stored} decision={s.decision} candidates={s.candidates} across={s.across} />;
+}
+
+type SaveAction = ((state: ActionState, form: FormData) => Promise<ActionState>) | null;
+
+/** One stage's card: its heading (SPEC §3) and its view. */
+export function StageSection({ stageKey, label, decisionId, saveAction }: { stageKey: StageKey; label: string; decisionId: string; saveAction: SaveAction }) {
+  const body = {
+    leaderboard: <ScoresView stage="LEADERBOARD" label={label} />,
+    preference: <ScoresView stage="PREFERENCE" label={label} />,
+    "task-accuracy": <TaskView decisionId={decisionId} label={label} />,
+    "class-balance": <StressView decisionId={decisionId} label={label} saveAction={saveAction} />,
+    operational: <OperationalView label={label} />,
+  }[stageKey];
+  return (
+    <section className="stage card" aria-labelledby={`stage-${stageKey}`} data-stage-section={stageKey}>
+      <StageHeader stageKey={stageKey} />
+      {body}
+    </section>
+  );
 }

@@ -12,6 +12,7 @@ import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
 import { cachedPart, evidenceState } from "./pack/pack-cache";
+import { harnessSettings } from "./harness/endpoints";
 import type { Actor } from "./session";
 
 /**
@@ -133,6 +134,15 @@ const headlinesOf = part("headlines", async (decisionId) => {
 export async function getStageHeadlines(actor: Actor, decisionId: string) {
   check(actor);
   return headlinesOf(decisionId);
+}
+
+/**
+ * The decision's harness settings (protocol, candidates, endpoints), once per evidence state:
+ * setting the protocol or an endpoint is audited on the decision, so it changes the state.
+ */
+export async function getHarnessSettings(actor: Actor, decisionId: string) {
+  check(actor);
+  return cachedPart(decisionId, await stateOf(decisionId), "harness-settings", () => harnessSettings(actor, decisionId));
 }
 
 /** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */

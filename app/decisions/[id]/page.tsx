@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { can } from "@/lib/auth/permissions";
-import { STAGES, type StageKey } from "@/lib/evidence/stages";
+import { STAGES } from "@/lib/evidence/stages";
 import { countComputingRuns, getPackDecision, getPackStateTag, getStageHeadlines, getStoredVerdict } from "@/lib/server/evidence-pack";
 import { PageViewProvider } from "@/components/evidence/page-view-context";
 import { WhatIfVerdict } from "@/components/evidence/what-if-views";
@@ -12,11 +12,10 @@ import { requirePagePermission } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
 import { DecisionParameters } from "@/components/decisions/decision-parameters";
 import { StatusBadge } from "@/components/decisions/status-badge";
-import { StageHeader } from "@/components/evidence/stage-header";
 import { CandidateList } from "@/components/evidence/candidate-list";
 import { HarnessSection } from "./harness-section";
 import "./pack.css";
-import { AcrossView, OperationalView, ScoresView, StressView, TaskView } from "@/components/evidence/stage-views";
+import { AcrossView, StageSection } from "@/components/evidence/stage-views";
 import { isEditable } from "@/lib/decisions/editable";
 import { saveWhatIfAction } from "./actions";
 
@@ -42,13 +41,6 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
   // The stages are drawn in the browser from the page's view (components/evidence/stage-views.tsx).
   const saveAction = can(actor, "decision.edit") && isEditable(decision) ? saveWhatIfAction : null;
-  const stageView = (key: StageKey, label: string) => ({
-    leaderboard: <ScoresView stage="LEADERBOARD" label={label} />,
-    preference: <ScoresView stage="PREFERENCE" label={label} />,
-    "task-accuracy": <TaskView decisionId={id} label={label} />,
-    "class-balance": <StressView decisionId={id} label={label} saveAction={saveAction} />,
-    operational: <OperationalView label={label} />,
-  })[key];
 
   return (
     <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
@@ -87,19 +79,14 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         <section aria-labelledby="stages-heading">
           <h2 id="stages-heading">The five-stage benchmark-to-eval handoff</h2>
           <p className="muted">Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.</p>
-          <StageTable candidates={candidates} headlines={headlines} />
+          <StageTable candidates={candidates.map(({ id, name, provider }) => ({ id, name, provider }))} headlines={headlines} />
         </section>
         {harness}
         <section className="card" aria-labelledby="candidates-heading">
           <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
           <CandidateList candidates={candidates} />
         </section>
-        {STAGES.map((stage) => (
-          <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
-            <StageHeader stageKey={stage.key} />
-            {stageView(stage.key, stage.name)}
-          </section>
-        ))}
+        {STAGES.map((stage) => <StageSection key={stage.key} stageKey={stage.key} label={stage.name} decisionId={id} saveAction={saveAction} />)}
         <section className="stage card" aria-labelledby="across-stages">
           <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
           <AcrossView label="the across-stages summary" />
