@@ -1,6 +1,8 @@
 "use client";
 
+import { useMemo } from "react";
 import type { ActionState } from "@/lib/action-state";
+import { acrossStagesAt } from "@/lib/evidence/what-if-pack";
 import type { PageSections } from "@/lib/evidence/page-sections";
 import { usePageView } from "./page-view-context";
 import type { StageKey } from "@/lib/evidence/stages";
@@ -60,10 +62,13 @@ export function OperationalView({ label }: { label: string }) {
 }
 
 export function AcrossView({ label }: { label: string }) {
-  const s = useSections();
-  if (!s) return <StageSkeleton label={label} />;
-  const stored = { prevalence: s.decision.prevalence, operatingThreshold: s.decision.operatingThreshold };
-  return <WhatIfAcross stored={stored} decision={s.decision} candidates={s.candidates} across={s.across} />;
+  const view = usePageView();
+  // At the stored parameters, by the function the server's stored results use (lib/evidence/what-if-pack.ts).
+  const across = useMemo(() => view && acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence }), [view]);
+  if (!view || !across) return <StageSkeleton label={label} />;
+  const { decision, candidates } = view.sections;
+  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
+  return <WhatIfAcross stored={stored} decision={decision} candidates={candidates} across={across} />;
 }
 
 type SaveAction = ((state: ActionState, form: FormData) => Promise<ActionState>) | null;

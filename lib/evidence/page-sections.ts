@@ -1,7 +1,6 @@
 import { candidateStyles } from "@/lib/charts/palette";
 import { servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
 import type { XyChartModel } from "@/lib/charts/xy";
-import type { AcrossStages } from "./evidence-pack";
 import { runFigures } from "./operating-figures";
 import { operatingPointRows, type OperatingPointRow } from "./operating-point-rows";
 import type { OtherRun, PackCandidate, PackDecision, PackResemblance, PackRun, PackScore, PackServing, TaskParameters } from "./pack-data";
@@ -10,10 +9,11 @@ import type { StressCandidate } from "@/lib/charts/stress-charts";
 import type { CompactCurve } from "./compact-curves";
 
 /**
- * The five stages and the across-stages summary as the page draws them (issue 12 item 1): the
- * props of each stage's view, derived once per evidence state on the server and carried in the
- * page's view (lib/evidence/page-view.ts), so that a page request renders none of these tables —
- * the browser draws them from the view it fetches once per state (components/evidence/stage-views.tsx).
+ * The five stages as the page draws them (issue 12 item 1): the props of each stage's view,
+ * derived once per evidence state on the server and carried as JSON in the page's view
+ * (lib/evidence/page-view.ts), so that a page request renders none of these tables — the browser
+ * draws them from the view it fetches once per state (components/evidence/stage-views.tsx). The
+ * across-stages summary (which holds Maps) is derived in the browser from the view's compact pack.
  */
 
 /** A run as stage 3's table reads it: its figures, not its curves (those come as chart series). */
@@ -47,8 +47,6 @@ export interface PageSections {
   task: { runs: TaskRun[]; otherRuns: OtherRun[] };
   stress: { candidates: CompactStressCandidate[]; stored: StoredStress[]; decision: StressDecision; operatingPoints: OperatingPointRow[] };
   operational: { serving: PackServing[]; charts: XyChartModel[] };
-  /** At the stored parameters, as the browser's what-if derives it (lib/evidence/what-if-pack.ts). */
-  across: AcrossStages;
 }
 
 export interface SectionsInput {
@@ -59,10 +57,9 @@ export interface SectionsInput {
   runs: PackRun[];
   otherRuns: OtherRun[];
   serving: PackServing[];
-  across: AcrossStages;
 }
 
-export function pageSections({ decision, candidates, scores, resemblances, runs, otherRuns, serving, across }: SectionsInput): PageSections {
+export function pageSections({ decision, candidates, scores, resemblances, runs, otherRuns, serving }: SectionsInput): PageSections {
   const styles = candidateStyles(candidates.map((c) => c.id));
   const rule = decision.operatingRule ?? "FIXED";
   return {
@@ -89,7 +86,6 @@ export function pageSections({ decision, candidates, scores, resemblances, runs,
         throughputChart(candidates, serving, styles, decision.sloMinThroughputRps, decision.sloThroughputConcurrency),
       ],
     },
-    across,
   };
 }
 

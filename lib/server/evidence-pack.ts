@@ -78,8 +78,8 @@ export async function getPackStateTag(actor: Actor, decisionId: string): Promise
 }
 
 const viewOf = part("view", async (decisionId): Promise<PageView> => {
-  const [data, { otherRuns }, tag, whatIf, across] = await Promise.all([packDataOf(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId), storedAcrossOf(decisionId)]);
-  return pageView(tag, { ...data, otherRuns, across }, whatIf);
+  const [data, { otherRuns }, tag, whatIf] = await Promise.all([packDataOf(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
+  return pageView(tag, { ...data, otherRuns }, whatIf);
 });
 
 /** What the browser fetches for the page (lib/evidence/page-view.ts): the stages' tables, chart series and stored curves. */
