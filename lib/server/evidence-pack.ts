@@ -7,7 +7,7 @@ import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
 import { pageView, type PageView } from "@/lib/evidence/page-view";
-import { acrossStagesAt, packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
+import { packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
 import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
@@ -91,17 +91,6 @@ export async function getPageView(actor: Actor, decisionId: string): Promise<Pag
 const whatIfOf = part("what-if", async (decisionId): Promise<WhatIfPack> => whatIfPack(await packDataOf(decisionId)));
 
 const storedAt = (pack: WhatIfPack) => ({ threshold: null, prevalence: pack.decision.prevalence });
-
-const storedAcrossOf = part("stored-across", async (decisionId) => {
-  const pack = await whatIfOf(decisionId);
-  return acrossStagesAt(pack, storedAt(pack));
-});
-
-/** The across-stages summary at the stored parameters, as the browser derives it from the compact pack (once per evidence state). */
-export async function getStoredAcross(actor: Actor, decisionId: string) {
-  check(actor);
-  return storedAcrossOf(decisionId);
-}
 
 const storedVerdictOf = part("stored-verdict", async (decisionId) => {
   const [pack, revisions] = await Promise.all([whatIfOf(decisionId), readSignoff(decisionId)]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeActor, makeCompleteDecision } from "@/test/factories";
 import { updateDecisionParameters } from "../decisions";
-import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredAcross, getStoredVerdict } from "../evidence-pack";
+import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredVerdict } from "../evidence-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
 import { drainInlineJobs } from "../jobs";
 import { acrossStagesAt, packResultsAt, whatIfPack } from "@/lib/evidence/what-if-pack";
@@ -37,8 +37,8 @@ describe("the decision page's view", () => {
     for (const c of candidates) expect(view.curves[c.id]!.roc!.tp.length).toBeGreaterThan(1);
 
     const stored = { threshold: null, prevalence: data.decision.prevalence };
-    expect(await getStoredAcross(reviewer, decisionId)).toEqual(acrossStagesAt(pack, stored));
-    // The stages' tables travel in the view, at the stored parameters, without the runs' curves.
+    // The stages' tables travel in the view, at the stored parameters, without the runs' curves;
+    // the browser derives the across-stages summary from the view's compact pack.
     expect(acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence })).toEqual(acrossStagesAt(pack, stored));
     expect(view.sections.candidates.map((c) => c.id)).toEqual(candidates.map((c) => c.id));
     expect(view.sections.task.runs.map((r) => r.metrics!.report)).toEqual(data.runs.map((r) => r.metrics!.report));
