@@ -1,10 +1,15 @@
+"use client";
+
 import { STAGES } from "@/lib/evidence/stages";
 import type { StageHeadlines } from "@/lib/evidence/stage-summary";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 const OWNS_CLASS = { no: "badge-no", partial: "badge-partial", yes: "badge-yes" } as const;
 
-/** The SPEC §3 table, one row per stage, with a headline figure per candidate from stored evidence. */
+/**
+ * The SPEC §3 table, one row per stage, with a headline figure per candidate from stored evidence.
+ * A client component only so that the page carries its headlines, not its rendered rows, twice.
+ */
 export function StageTable({ candidates, headlines }: { candidates: { id: string; name: string; provider: string }[]; headlines: StageHeadlines }) {
   return (
     <TableScroll label="Evidence per stage and candidate">

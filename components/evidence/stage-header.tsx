@@ -8,7 +8,7 @@ export function StageHeader({ stageKey }: { stageKey: StageKey }) {
   return (
     <header className="stage-header">
       <h2 id={`stage-${stage.key}`}>
-        <span className="stage-number">Stage {stage.number}</span> {stage.name}
+        <span className="stage-number">{`Stage ${stage.number}`}</span> {stage.name}
       </h2>
       <dl className="stage-facts">
         <div><dt>Question answered:</dt><dd>{stage.question}</dd></div>

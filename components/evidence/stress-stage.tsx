@@ -1,11 +1,11 @@
 "use client";
 
 import { useActionState, useMemo } from "react";
-import type { TaskParameters } from "@/lib/evidence/pack-data";
+import type { CompactStressCandidate, StoredStress, StressDecision } from "@/lib/evidence/page-sections";
 import type { ActionState } from "@/lib/action-state";
 import { stressCostChart, stressPrChart, stressPrecisionVsPrevalenceChart, type StressCandidate, type StressSettings } from "@/lib/charts/stress-charts";
 import { whatIfAt, costOptimumOfPoints } from "@/lib/evidence/what-if";
-import { expandPr, expandRoc, type CompactCurve } from "@/lib/evidence/compact-curves";
+import { expandPr, expandRoc } from "@/lib/evidence/compact-curves";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
@@ -15,27 +15,6 @@ import { useWhatIf } from "./what-if-context";
 import { usePageView } from "./page-view-context";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
-
-/** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
-export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
-
-export interface StoredStress {
-  candidateId: string;
-  /** The run that counts, whose items the figures link to (the drill-down). */
-  runId: number;
-  positives: number;
-  recall: number | null;
-  recallInterval: [number, number] | null;
-  precisionAtPi: number | null;
-  expectedCostPer1k: number | null;
-  costOptimum: { threshold: number; expectedCostPer1k: number } | null;
-  /** What the figures were measured on under an operating-point rule (held out), null under FIXED. */
-  basis?: string | null;
-  slices: { slice: string; positives: number; detected: number; recall: number; interval: readonly [number, number]; tooFewPositives: boolean }[] | null;
-  warnings: string[];
-}
-
-export type StressDecision = Pick<TaskParameters, "prevalence" | "costFn" | "costFp" | "currency" | "recallFloor" | "precisionFloor" | "operatingThreshold" | "operatingRule">;
 
 /**
  * Stage 4 with the committee's "what if": a threshold and a prevalence control recompute every

@@ -1,5 +1,6 @@
 import type { XyChartShell } from "@/lib/evidence/page-view";
-import type { PackCandidate, PackRun } from "@/lib/evidence/pack-data";
+import type { PackCandidate } from "@/lib/evidence/pack-data";
+import type { TaskRun } from "@/lib/evidence/page-sections";
 import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
 import { ViewChart } from "./page-view-context";
 import Link from "next/link";
@@ -7,7 +8,7 @@ import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
-export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: PackRun[]; prChart: XyChartShell; reliability: XyChartShell }) {
+export function TaskStage({ decisionId, candidates, runs, prChart, reliability }: { decisionId: string; candidates: PackCandidate[]; runs: TaskRun[]; prChart: XyChartShell; reliability: XyChartShell }) {
   const datasets = [...new Map(runs.filter((r) => r.dataset).map((r) => [`${r.dataset!.name}@${r.dataset!.version}`, r.dataset!])).values()];
   return (
     <div>

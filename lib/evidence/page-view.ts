@@ -4,14 +4,16 @@ import type { XyChartModel, XySeries } from "@/lib/charts/xy";
 import { compactPr, compactRoc, type CompactCurve } from "./compact-curves";
 import type { PackCandidate, PackRun } from "./pack-data";
 import type { WhatIfPack } from "./what-if-pack";
+import { pageSections, type PageSections, type SectionsInput } from "./page-sections";
 
 /**
- * The decision page's heavy, invisible-at-first data (issue 12 item 1): the chart series (drawn in
- * the browser only), each candidate's stored curves as counts (stage 4's what-if) and the compact
- * pack the what-if recomputes the verdict, gates, funnel and cost from. They are
- * not serialised into the page's HTML and RSC payload: the page sends each chart's shell (title,
- * description, axes) and the browser fetches this view once per evidence state from
- * GET /api/v1/decisions/<id>/view?state=<tag> (an immutable response for the current tag).
+ * The decision page's heavy data (issue 12 item 1): the five stages' and the across-stages
+ * summary's tables, the chart series (drawn in the browser only), each candidate's stored curves as
+ * counts (stage 4's what-if) and the compact pack the what-if recomputes the verdict, gates, funnel
+ * and cost from. They are not serialised into the page's HTML and RSC payload, which carries the
+ * verdict, the parameters and the stage summary: the browser fetches this view once per evidence
+ * state from GET /api/v1/decisions/<id>/view?state=<tag> (an immutable response for the current
+ * tag) and draws the stages from it, so a page request renders none of their tables.
  */
 export type XyChartShell = Omit<XyChartModel, "series">;
 
@@ -24,6 +26,10 @@ export interface PageView {
   curves: Record<string, { roc: CompactCurve | null; pr: CompactCurve | null }>;
   /** The compact pack (lib/evidence/what-if-pack.ts); the page shows the stored results meanwhile. */
   whatIf: WhatIfPack;
+  /** What each stage and the across-stages summary draw (lib/evidence/page-sections.ts). */
+  sections: PageSections;
+  /** Stage 3's chart shells (their series are above). */
+  taskCharts: XyChartShell[];
 }
 
 /** Stage 3's charts, in the order the page shows them. */
@@ -36,7 +42,8 @@ export function chartShell({ series: _series, ...shell }: XyChartModel): XyChart
   return shell;
 }
 
-export function pageView(tag: string, candidates: readonly PackCandidate[], runs: readonly PackRun[], whatIf: WhatIfPack): PageView {
+export function pageView(tag: string, input: SectionsInput, whatIf: WhatIfPack): PageView {
+  const { candidates, runs } = input;
   const curves: PageView["curves"] = {};
   for (const c of candidates) {
     const m = runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
@@ -45,5 +52,6 @@ export function pageView(tag: string, candidates: readonly PackCandidate[], runs
       pr: m?.curves.pr ? compactPr(m.curves.pr, m.positives) : null,
     };
   }
-  return { tag, series: Object.fromEntries(taskCharts(candidates, runs).map((m) => [m.id, m.series])), curves, whatIf };
+  const charts = taskCharts(candidates, runs);
+  return { tag, series: Object.fromEntries(charts.map((m) => [m.id, m.series])), curves, whatIf, sections: pageSections(input), taskCharts: charts.map(chartShell) };
 }

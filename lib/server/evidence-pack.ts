@@ -2,15 +2,17 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { cache } from "react";
 import { can } from "@/lib/auth/permissions";
-import type { OtherRun, PackData, PackRun } from "@/lib/evidence/pack-data";
+import type { PackData, PackRun } from "@/lib/evidence/pack-data";
 import { db } from "./db";
 import { forbiddenError } from "./errors";
 import { packResults } from "@/lib/evidence/pack-results";
-import { pageView, taskCharts, type PageView } from "@/lib/evidence/page-view";
-import { acrossStagesAt, packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
+import { pageView, type PageView } from "@/lib/evidence/page-view";
+import { packResultsAt, whatIfPack, type WhatIfPack } from "@/lib/evidence/what-if-pack";
 import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
+import { stageHeadlines } from "@/lib/evidence/stage-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./pack/read-model";
 import { cachedPart, evidenceState } from "./pack/pack-cache";
+import { harnessSettings } from "./harness/endpoints";
 import type { Actor } from "./session";
 import { SIGNATURE_SELECT } from "./signoff/signature-select";
 
@@ -38,11 +40,6 @@ export async function getPackDecision(actor: Actor, decisionId: string) {
 
 const scoresOf = part("scores", async (decisionId) => readScores(await db(), decisionId));
 
-export async function getPackScores(actor: Actor, decisionId: string) {
-  check(actor);
-  return scoresOf(decisionId);
-}
-
 const runsOf = part("runs", async (decisionId) => {
   const { decision } = await decisionAndCandidates(decisionId);
   return readRuns(await db(), decisionId, decision.evaluationDatasetVersionId);
@@ -54,18 +51,7 @@ export async function getPackRuns(actor: Actor, decisionId: string): Promise<Pac
   return (await runsOf(decisionId)).runs;
 }
 
-/** Runs that do not count, listed apart (another dataset version, superseded, not finished). */
-export async function getOtherRuns(actor: Actor, decisionId: string): Promise<OtherRun[]> {
-  check(actor);
-  return (await runsOf(decisionId)).otherRuns;
-}
-
 const servingOf = part("serving", async (decisionId) => readServing(await db(), decisionId));
-
-export async function getPackServing(actor: Actor, decisionId: string) {
-  check(actor);
-  return servingOf(decisionId);
-}
 
 const comparisonsOf = part("comparisons", async (decisionId) => {
   const { runs } = await runsOf(decisionId);
@@ -80,8 +66,8 @@ export async function getPackComparisons(actor: Actor, decisionId: string) {
 /** How many of the decision's runs are waiting for or in their metrics job: the pack says "recomputing" meanwhile. */
 export async function countComputingRuns(actor: Actor, decisionId: string): Promise<number> {
   check(actor);
-  const prisma = await db();
-  return prisma.evalRun.count({ where: { decisionId, status: { in: ["PENDING", "RUNNING"] } } });
+  // Every run's status is part of the evidence state: the cached read is the current one.
+  return (await runsOf(decisionId)).otherRuns.filter((r) => r.status === "PENDING" || r.status === "RUNNING").length;
 }
 
 /** The evidence state as a short tag: the key of the page's view and its ETag. */
@@ -93,41 +79,19 @@ export async function getPackStateTag(actor: Actor, decisionId: string): Promise
 }
 
 const viewOf = part("view", async (decisionId): Promise<PageView> => {
-  const [{ candidates }, { runs }, tag, whatIf] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
-  return pageView(tag, candidates, runs, whatIf);
+  const [data, { otherRuns }, tag, whatIf] = await Promise.all([packDataOf(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
+  return pageView(tag, { ...data, otherRuns }, whatIf);
 });
 
-/** What the browser fetches for the page (lib/evidence/page-view.ts): chart series and stored curves. */
+/** What the browser fetches for the page (lib/evidence/page-view.ts): the stages' tables, chart series and stored curves. */
 export async function getPageView(actor: Actor, decisionId: string): Promise<PageView> {
   check(actor);
   return viewOf(decisionId);
 }
 
-const taskChartsOf = part("task-charts", async (decisionId) => {
-  const [{ candidates }, { runs }] = await Promise.all([decisionAndCandidates(decisionId), runsOf(decisionId)]);
-  return taskCharts(candidates, runs);
-});
-
-/** Stage 3's chart models, prepared once per evidence state (the page sends their shells). */
-export async function getTaskCharts(actor: Actor, decisionId: string) {
-  check(actor);
-  return taskChartsOf(decisionId);
-}
-
 const whatIfOf = part("what-if", async (decisionId): Promise<WhatIfPack> => whatIfPack(await packDataOf(decisionId)));
 
 const storedAt = (pack: WhatIfPack) => ({ threshold: null, prevalence: pack.decision.prevalence });
-
-const storedAcrossOf = part("stored-across", async (decisionId) => {
-  const pack = await whatIfOf(decisionId);
-  return acrossStagesAt(pack, storedAt(pack));
-});
-
-/** The across-stages summary at the stored parameters, as the browser derives it from the compact pack (once per evidence state). */
-export async function getStoredAcross(actor: Actor, decisionId: string) {
-  check(actor);
-  return storedAcrossOf(decisionId);
-}
 
 const storedVerdictOf = part("stored-verdict", async (decisionId) => {
   const [pack, revisions] = await Promise.all([whatIfOf(decisionId), readSignoff(decisionId)]);
@@ -149,6 +113,26 @@ async function packDataOf(decisionId: string): Promise<PackData> {
     comparisonsOf(decisionId),
   ]);
   return { ...core, ...scores, runs, serving, comparisons };
+}
+
+const headlinesOf = part("headlines", async (decisionId) => {
+  const data = await packDataOf(decisionId);
+  return stageHeadlines({ ...data.decision, candidates: data.candidates, scores: data.scores, runs: data.runs, serving: data.serving });
+});
+
+/** The stage table's headline per stage and candidate (once per evidence state). */
+export async function getStageHeadlines(actor: Actor, decisionId: string) {
+  check(actor);
+  return headlinesOf(decisionId);
+}
+
+/**
+ * The decision's harness settings (protocol, candidates, endpoints), once per evidence state:
+ * setting the protocol or an endpoint is audited on the decision, so it changes the state.
+ */
+export async function getHarnessSettings(actor: Actor, decisionId: string) {
+  check(actor);
+  return cachedPart(decisionId, await stateOf(decisionId), "harness-settings", () => harnessSettings(actor, decisionId));
 }
 
 /** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */

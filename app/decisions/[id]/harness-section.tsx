@@ -1,5 +1,5 @@
 import { can } from "@/lib/auth/permissions";
-import { harnessSettings } from "@/lib/server/harness/endpoints";
+import { getHarnessSettings } from "@/lib/server/evidence-pack";
 import { listHarnessRuns } from "@/lib/server/harness/runs";
 import type { Actor } from "@/lib/server/session";
 import { HarnessRuns } from "@/components/harness/harness-runs";
@@ -9,7 +9,7 @@ import { HarnessRuns } from "@/components/harness/harness-runs";
  * decision's protocol (lib/server/harness). Shown once a protocol is set or a run exists.
  */
 export async function HarnessSection({ actor, decisionId }: { actor: Actor; decisionId: string }) {
-  const [settings, runs] = await Promise.all([harnessSettings(actor, decisionId), listHarnessRuns(actor, decisionId)]);
+  const [settings, runs] = await Promise.all([getHarnessSettings(actor, decisionId), listHarnessRuns(actor, decisionId)]);
   if (!settings.protocol && runs.length === 0) return null;
   const names = Object.fromEntries(settings.candidates.map((c) => [c.id, c.name]));
   const runnable = settings.candidates.flatMap((c) => (c.endpoint ? [{ id: c.id, name: c.name, simulated: c.endpoint.simulated, concurrency: c.endpoint.concurrency }] : []));

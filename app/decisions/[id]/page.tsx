@@ -1,42 +1,25 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Suspense } from "react";
 import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/evidence/stages";
-import { stageHeadlines } from "@/lib/evidence/stage-summary";
-import { countComputingRuns, getPackData, getPackDecision, getPackStateTag, getStoredVerdict } from "@/lib/server/evidence-pack";
+import { countComputingRuns, getPackDecision, getPackStateTag, getStageHeadlines, getStoredVerdict } from "@/lib/server/evidence-pack";
 import { PageViewProvider } from "@/components/evidence/page-view-context";
 import { WhatIfVerdict } from "@/components/evidence/what-if-views";
 import { WhatIfBar, WhatIfProvider } from "@/components/evidence/what-if-context";
 import { AppError } from "@/lib/server/errors";
-import { requirePagePermission, type Actor } from "@/lib/server/session";
+import { requirePagePermission } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
 import { DecisionParameters } from "@/components/decisions/decision-parameters";
 import { StatusBadge } from "@/components/decisions/status-badge";
-import { StageHeader, StageSkeleton } from "@/components/evidence/stage-header";
 import { CandidateList } from "@/components/evidence/candidate-list";
 import { HarnessSection } from "./harness-section";
 import "./pack.css";
-import { AcrossSection, OperationalSection, ScoresSection, StressSection, TaskSection } from "./sections";
+import { AcrossView, StageSection } from "@/components/evidence/stage-views";
+import { isEditable } from "@/lib/decisions/editable";
+import { saveWhatIfAction } from "./actions";
 
 export const metadata: Metadata = { title: "Evidence pack" };
-
-/**
- * The verdict band: the read model's results and the signatures, summarised as the PDF's first
- * page is — derived in the browser from the compact pack, so the what-if moves it too.
- */
-async function Verdict({ actor, decisionId }: { actor: Actor; decisionId: string }) {
-  const [{ decision }, { summary, revisions }] = await Promise.all([getPackDecision(actor, decisionId), getStoredVerdict(actor, decisionId)]);
-  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
-  return <WhatIfVerdict stored={stored} summary={summary} currency={decision.currency} revisions={revisions} />;
-}
-
-async function Overview({ actor, decisionId }: { actor: Actor; decisionId: string }) {
-  const data = await getPackData(actor, decisionId);
-  const headlines = stageHeadlines({ ...data.decision, candidates: data.candidates, scores: data.scores, runs: data.runs, serving: data.serving });
-  return <StageTable candidates={data.candidates} headlines={headlines} />;
-}
 
 export default async function DecisionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -46,14 +29,18 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const base = `/decisions/${encodeURIComponent(id)}`;
-  const [computing, tag] = await Promise.all([countComputingRuns(actor, id), getPackStateTag(actor, id)]);
-  const sections = {
-    leaderboard: <ScoresSection actor={actor} decisionId={id} stage="LEADERBOARD" />,
-    preference: <ScoresSection actor={actor} decisionId={id} stage="PREFERENCE" />,
-    "task-accuracy": <TaskSection actor={actor} decisionId={id} />,
-    "class-balance": <StressSection actor={actor} decisionId={id} />,
-    operational: <OperationalSection actor={actor} decisionId={id} />,
-  } as const;
+  // Every read but the harness's is of the read model cached per evidence state
+  // (lib/server/evidence-pack.ts): the page waits for them all and streams in one piece.
+  const [computing, tag, { summary, revisions }, headlines, harness] = await Promise.all([
+    countComputingRuns(actor, id),
+    getPackStateTag(actor, id),
+    getStoredVerdict(actor, id),
+    getStageHeadlines(actor, id),
+    HarnessSection({ actor, decisionId: id }),
+  ]);
+  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
+  // The stages are drawn in the browser from the page's view (components/evidence/stage-views.tsx).
+  const saveAction = can(actor, "decision.edit") && isEditable(decision) ? saveWhatIfAction : null;
 
   return (
     <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
@@ -64,9 +51,8 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         </p>
         <h1 id="decision-title">{decision.title}</h1>
         {decision.description && <p>{decision.description}</p>}
-        <Suspense fallback={<StageSkeleton label="the verdict" />}>
-          <Verdict actor={actor} decisionId={id} />
-        </Suspense>
+        {/* The verdict band, summarised as the PDF's first page is; a what-if moves it in the browser. */}
+        <WhatIfVerdict stored={stored} summary={summary} currency={decision.currency} revisions={revisions} />
         {decision.archivedAt && <p className="message-error" role="note">This decision is archived: it is kept with its evidence and signatures, and is read-only.</p>}
         {computing > 0 && (
           <p className="message-warn" role="status" data-recomputing>
@@ -93,28 +79,17 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         <section aria-labelledby="stages-heading">
           <h2 id="stages-heading">The five-stage benchmark-to-eval handoff</h2>
           <p className="muted">Stages 1–2 justify a shortlist; only stages 3–5, on your data, class balance, costs and serving harness, can justify the verdict.</p>
-          <Suspense fallback={<StageSkeleton label="the stage summary" />}>
-            <Overview actor={actor} decisionId={id} />
-          </Suspense>
+          <StageTable candidates={candidates.map(({ id, name, provider }) => ({ id, name, provider }))} headlines={headlines} />
         </section>
-        <Suspense fallback={<StageSkeleton label="the runs" />}>
-          <HarnessSection actor={actor} decisionId={id} />
-        </Suspense>
+        {harness}
         <section className="card" aria-labelledby="candidates-heading">
           <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
           <CandidateList candidates={candidates} />
         </section>
-        {STAGES.map((stage) => (
-          <section key={stage.key} className="stage card" aria-labelledby={`stage-${stage.key}`} data-stage-section={stage.key}>
-            <StageHeader stageKey={stage.key} />
-            <Suspense fallback={<StageSkeleton label={stage.name} />}>{sections[stage.key]}</Suspense>
-          </section>
-        ))}
+        {STAGES.map((stage) => <StageSection key={stage.key} stageKey={stage.key} label={stage.name} decisionId={id} saveAction={saveAction} />)}
         <section className="stage card" aria-labelledby="across-stages">
           <h2 id="across-stages">Across stages: gates, funnel, ranks and cost</h2>
-          <Suspense fallback={<StageSkeleton label="the across-stages summary" />}>
-            <AcrossSection actor={actor} decisionId={id} />
-          </Suspense>
+          <AcrossView label="the across-stages summary" />
         </section>
         <WhatIfBar />
       </article>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeActor, makeCompleteDecision } from "@/test/factories";
 import { updateDecisionParameters } from "../decisions";
-import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredAcross, getStoredVerdict } from "../evidence-pack";
+import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredVerdict } from "../evidence-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
 import { drainInlineJobs } from "../jobs";
 import { acrossStagesAt, packResultsAt, whatIfPack } from "@/lib/evidence/what-if-pack";
@@ -37,7 +37,16 @@ describe("the decision page's view", () => {
     for (const c of candidates) expect(view.curves[c.id]!.roc!.tp.length).toBeGreaterThan(1);
 
     const stored = { threshold: null, prevalence: data.decision.prevalence };
-    expect(await getStoredAcross(reviewer, decisionId)).toEqual(acrossStagesAt(pack, stored));
+    // The stages' tables travel in the view, at the stored parameters, without the runs' curves;
+    // the browser derives the across-stages summary from the view's compact pack.
+    expect(acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence })).toEqual(acrossStagesAt(pack, stored));
+    expect(view.sections.candidates.map((c) => c.id)).toEqual(candidates.map((c) => c.id));
+    expect(view.sections.task.runs.map((r) => r.metrics!.report)).toEqual(data.runs.map((r) => r.metrics!.report));
+    expect(view.sections.task.runs.every((r) => !("curves" in r.metrics!))).toBe(true);
+    expect(view.sections.stress.stored.map((s) => s.runId)).toEqual(data.runs.map((r) => r.runId));
+    expect(view.sections.stress.candidates.every((c) => c.roc === null && c.pr === null)).toBe(true);
+    expect(view.sections.operational.charts.map((c) => c.id)).toHaveLength(4);
+    expect(view.taskCharts.map((c) => c.id)).toEqual(["pr-curves", "reliability"]);
     const { summary } = await getStoredVerdict(reviewer, decisionId);
     expect(summary).toEqual(verdictSummaryOf(pack, packResultsAt(pack, stored), await getPackSignoff(reviewer, decisionId)));
 
