@@ -6,6 +6,8 @@ import type { Pct } from "@/lib/evidence/serving";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "../db";
 import { notFoundError } from "../errors";
+import { TASK_PARAMETERS } from "../decisions";
+import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "./selects";
 
 /**
  * The pack's read model: the one way the evidence of a decision is read — by the page (each
@@ -20,13 +22,11 @@ export async function readDecisionCore(client: Client, decisionId: string): Prom
   const d = await client.decision.findUnique({
     where: { id: decisionId },
     select: {
-      id: true, title: true, description: true, positiveClass: true, prevalence: true, costFn: true, costFp: true, currency: true, recallFloor: true,
-      precisionFloor: true, operatingThreshold: true, operatingRule: true, sloP95E2eMs: true, sloP95TtftMs: true, sloMinThroughputRps: true, sloThroughputConcurrency: true,
-      sloMaxCostPer1kRequests: true, quorum: true, status: true, archivedAt: true, evaluationDatasetVersionId: true,
-      candidates: {
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true },
-      },
+      ...TASK_PARAMETERS,
+      status: true,
+      archivedAt: true,
+      evaluationDatasetVersionId: true,
+      candidates: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: PACK_CANDIDATE },
     },
   });
   if (!d) throw notFoundError("The decision");
@@ -40,12 +40,12 @@ export async function readScores(client: Client, decisionId: string): Promise<{ 
       // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
       where: { decisionId, candidateId: { not: null } },
       orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-      select: { candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, sourceUrl: true, retrievedAt: true, relevanceNote: true },
+      select: PACK_SCORE,
   });
   const resemblances = await client.suiteResemblance.findMany({
     where: { decisionId },
     orderBy: { suite: "asc" },
-    select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true },
+    select: PACK_RESEMBLANCE,
   });
   // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
   const newest = new Map<string, (typeof scores)[number]>();

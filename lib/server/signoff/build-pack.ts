@@ -5,6 +5,7 @@ import type { Gate } from "@/lib/evidence/gates";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { packResults } from "@/lib/evidence/pack-results";
 import { TASK_PARAMETERS } from "../decisions";
+import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../pack/selects";
 import { notFoundError } from "../errors";
 import { readPackModel } from "../pack/read-model";
 import type { Tx } from "../db";
@@ -26,7 +27,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
       evalProtocol: true,
       candidates: {
         orderBy: { id: "asc" },
-        select: { id: true, name: true, provider: true, version: true, shortlistRationale: true, operatingThreshold: true, priceInputPerMTok: true, priceOutputPerMTok: true, pricePerHour: true, aliases: true },
+        select: { ...PACK_CANDIDATE, aliases: true },
       },
       imports: {
         orderBy: { id: "asc" },
@@ -36,9 +37,9 @@ export async function readPackContent(tx: Tx, decisionId: string) {
       scores: {
         where: { candidateId: { not: null } },
         orderBy: { id: "asc" },
-        select: { id: true, candidateId: true, stage: true, suite: true, metric: true, value: true, stderr: true, ciLow: true, ciHigh: true, votes: true, higherIsBetter: true, source: true, sourceUrl: true, retrievedAt: true, relevanceNote: true, importId: true },
+        select: { id: true, ...PACK_SCORE, importId: true },
       },
-      resemblances: { orderBy: { suite: "asc" }, select: { suite: true, task: true, taskNote: true, distribution: true, distributionNote: true, promptScoring: true, promptScoringNote: true } },
+      resemblances: { orderBy: { suite: "asc" }, select: PACK_RESEMBLANCE },
       datasets: {
         orderBy: { id: "asc" },
         select: { id: true, name: true, versions: { orderBy: { version: "asc" }, select: { id: true, version: true, itemCount: true, positiveCount: true, sliceColumn: true, importId: true } } },
