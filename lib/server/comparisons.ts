@@ -3,7 +3,7 @@ import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
 import { runsThatCount } from "@/lib/evidence/run-that-counts";
 import { averagePrecision, mcnemarAtThresholds, pairedCostDifference, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
-import { BOOTSTRAP_SEED, computeEvalRun } from "./eval-runs";
+import { BOOTSTRAP_SEED } from "./eval-runs";
 
 /**
  * Paired significance of every pair of a decision's newest computed runs on the same dataset
@@ -84,17 +84,4 @@ export async function computeComparisons(database: Database, decisionId: string)
   }
   await prisma.$transaction([prisma.runComparison.deleteMany({ where: { decisionId } }), prisma.runComparison.createMany({ data: results })]);
   return results.length;
-}
-
-/**
- * What a background job does for a freshly loaded run: its metrics, then the decision's paired
- * comparisons (the new run changes which runs are newest, so every pair is recomputed).
- */
-export async function computeRunAndComparisons(database: Database, runId: number): Promise<void> {
-  if (!(await computeEvalRun(database, runId))) return; // a stale or duplicate job: nothing new to pair
-  const run = await database.prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { decisionId: true } });
-  // Several runs recomputed after one parameter change: each job has marked its own run DONE
-  // before this check, so the last one to get here sees none left and pairs them all once.
-  const waiting = await database.prisma.evalRun.count({ where: { decisionId: run.decisionId, status: { in: ["PENDING", "RUNNING"] } } });
-  if (waiting === 0) await computeComparisons(database, run.decisionId);
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { env } from "@/lib/env";
 import { JOB_SCHEMA, type JOB_QUEUES } from "@/lib/db/roles";
-import { computeRunAndComparisons } from "../comparisons";
+import { computeRunAndComparisons } from "./compute-run";
 
 /**
  * Background jobs, one small interface: `enqueueComputeRun(database, runId)`.
