@@ -20,6 +20,7 @@ import { recordAudit } from "../audit";
 import { hashPassword } from "../passwords";
 import { computeEvalRun } from "../eval-runs";
 import { computeComparisons } from "../comparisons";
+import { insertImport, type ImportKind } from "../imports/common";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoSimBaseUrl } from "@/lib/demo/harness";
 
@@ -75,12 +76,24 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   const { versionId, runs } = await prisma.$transaction(
     async (tx) => {
       await tx.decision.create({ data: { ...demoDecision, evalProtocol: DEMO_PROTOCOL as object, createdById: analystId } });
-      const datasetImport = await tx.import.create({
-        data: { decisionId: DEMO_DECISION_ID, kind: "DATASET", format: "demo-generator", fileName: "moderation-eval-v1.csv", sha256: sha256(itemsCsv), sizeBytes: BigInt(Buffer.byteLength(itemsCsv)), status: "SUCCEEDED", rowCount: items.length, importedById: analystId },
-      });
+      // Every import row through the uploads' one writer, as the analyst's upload of the file would write it.
+      const demoImport = (kind: ImportKind, fileName: string, body: string, rowCount: number) =>
+        insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
+          decisionId: DEMO_DECISION_ID,
+          kind,
+          format: "demo-generator",
+          producerVersion: null,
+          fileName,
+          sha256: sha256(body),
+          sizeBytes: Buffer.byteLength(body),
+          content: null,
+          importedById: analystId,
+          rowCount,
+        });
+      const datasetImportId = await demoImport("DATASET", "moderation-eval-v1.csv", itemsCsv, items.length);
       const dataset = await tx.dataset.create({ data: { decisionId: DEMO_DECISION_ID, name: "Moderation eval set (labelled by the T&S team)" } });
       const version = await tx.datasetVersion.create({
-        data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: items.filter((i) => i.label).length, sliceColumn: "slice", importId: datasetImport.id },
+        data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: items.filter((i) => i.label).length, sliceColumn: "slice", importId: datasetImportId },
       });
       const runs: Array<{ runId: number; predictions: DemoPrediction[] }> = [];
       for (const [index, model] of demoCandidates.entries()) {
@@ -101,27 +114,21 @@ export async function seedDemo(database: Database, log: (line: string) => void =
           await tx.candidateEndpoint.create({ data: { candidateId: candidate.id, baseUrl: demoSimBaseUrl(), model: `${model.name} (simulated)`, concurrency: 32, simulated: true } });
         }
         const scores = demoLeaderboardRows(model);
-        const boardImport = await tx.import.create({
-          data: { decisionId: DEMO_DECISION_ID, kind: "LEADERBOARD", format: "demo-generator", fileName: `${model.name}-leaderboards.json`, sha256: sha256(JSON.stringify(scores)), sizeBytes: BigInt(JSON.stringify(scores).length), status: "SUCCEEDED", rowCount: scores.length, importedById: analystId },
-        });
-        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, modelName: model.name, retrievedAt, importId: boardImport.id })) });
+        const boardImportId = await demoImport("LEADERBOARD", `${model.name}-leaderboards.json`, JSON.stringify(scores), scores.length);
+        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, modelName: model.name, retrievedAt, importId: boardImportId })) });
 
         const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
         const predictionsCsv =
           "id,score,predicted,raw_output,latency_ms,input_tokens,output_tokens\n" +
           predictions.map((p) => csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens])).join("");
-        const runImport = await tx.import.create({
-          data: { decisionId: DEMO_DECISION_ID, kind: "PREDICTIONS", format: "demo-generator", fileName: `${model.name}-predictions.csv`, sha256: sha256(predictionsCsv), sizeBytes: BigInt(Buffer.byteLength(predictionsCsv)), status: "SUCCEEDED", rowCount: predictions.length, importedById: analystId },
-        });
+        const runImportId = await demoImport("PREDICTIONS", `${model.name}-predictions.csv`, predictionsCsv, predictions.length);
         const run = await tx.evalRun.create({
-          data: { decisionId: DEMO_DECISION_ID, candidateId: candidate.id, datasetVersionId: version.id, importId: runImport.id, itemCount: predictions.length, parseFailureCount: predictions.filter((p) => p.parseFailure).length },
+          data: { decisionId: DEMO_DECISION_ID, candidateId: candidate.id, datasetVersionId: version.id, importId: runImportId, itemCount: predictions.length, parseFailureCount: predictions.filter((p) => p.parseFailure).length },
         });
         runs.push({ runId: run.id, predictions });
 
         const serving = generateDemoServing(model, DEMO_SEED + 100 + index);
-        const servingImport = await tx.import.create({
-          data: { decisionId: DEMO_DECISION_ID, kind: "SERVING", format: "demo-generator", fileName: `${model.name}-serving.json`, sha256: sha256(JSON.stringify(serving)), sizeBytes: BigInt(JSON.stringify(serving).length), status: "SUCCEEDED", rowCount: serving.length, importedById: analystId },
-        });
+        const servingImportId = await demoImport("SERVING", `${model.name}-serving.json`, JSON.stringify(serving), serving.length);
         await tx.servingBenchmark.createMany({
           data: serving.map((row) => ({
             ...row,
@@ -130,7 +137,7 @@ export async function seedDemo(database: Database, log: (line: string) => void =
             tool: "vllm bench serve",
             toolVersion: "0.11.0",
             tpotSource: "vLLM TPOT: decode time per output token, first token excluded (Verdict's definition).",
-            importId: servingImport.id,
+            importId: servingImportId,
           })),
         });
       }
