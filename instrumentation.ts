@@ -8,14 +8,20 @@ export async function register() {
     // Not while `next build` loads the app: the build never touches the database.
     if (process.env.NEXT_PHASE !== "phase-production-build") {
       // Crash recovery and the job queue, at start and then periodically (lib/server/jobs/recovery.ts).
-      const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([import("./lib/server/db"), import("./lib/server/jobs/recovery"), import("./lib/server/harness/queue")]);
+      const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([
+        import("./lib/server/db"),
+        import("./lib/server/jobs/recovery"),
+        import("./lib/server/harness/queue"),
+      ]);
       if (config.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();
       void database()
         .then(async (db) => {
           await startMaintenance(db);
           await startHarnessJobs(db);
         })
-        .catch((error: unknown) => console.error("Startup recovery failed:", error instanceof Error ? error.message : error));
+        .catch((error: unknown) =>
+          console.error("Startup recovery failed:", error instanceof Error ? error.message : error),
+        );
     }
   }
 }

@@ -22,7 +22,10 @@ const distDir = env().NEXT_DIST_DIR ?? ".next";
  */
 function tsconfigFor(dir: string): string {
   if (dir === ".next") return "tsconfig.json";
-  const file = `tsconfig.${path.basename(dir).replace(/^\.+/, "").replace(/[^\w.-]/g, "-")}.json`;
+  const file = `tsconfig.${path
+    .basename(dir)
+    .replace(/^\.+/, "")
+    .replace(/[^\w.-]/g, "-")}.json`;
   writeFileSync(path.join(process.cwd(), file), readFileSync(path.join(process.cwd(), "tsconfig.json"), "utf8"));
   return file;
 }
@@ -31,7 +34,14 @@ const nextConfig: NextConfig = {
   distDir,
   typescript: { tsconfigPath: tsconfigFor(distDir) },
   // Native, wasm and stream-heavy server packages load from node_modules as they are.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "pg-copy-streams", "@prisma/adapter-pg", "@node-rs/argon2"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "pg-copy-streams",
+    "@prisma/adapter-pg",
+    "@node-rs/argon2",
+  ],
   experimental: {
     authInterrupts: true,
     serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
@@ -45,7 +55,10 @@ const nextConfig: NextConfig = {
     const nonPage = [{ key: "Content-Security-Policy", value: NON_PAGE_CONTENT_SECURITY_POLICY }];
     return [
       { source: "/:path*", headers: staticSecurityHeaders() },
-      ...["/api/:path*", "/_next/:path*", "/favicon.ico", "/robots.txt"].map((source) => ({ source, headers: nonPage })),
+      ...["/api/:path*", "/_next/:path*", "/favicon.ico", "/robots.txt"].map((source) => ({
+        source,
+        headers: nonPage,
+      })),
     ];
   },
 };

@@ -25,12 +25,24 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
   },
   projects: [
     { name: "chromium", testIgnore: PRODUCTION_SPECS, use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "production", testMatch: JOURNEY, use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` } },
+    {
+      name: "production",
+      testMatch: JOURNEY,
+      use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${PRODUCTION_PORT}` },
+    },
     {
       name: "production-after-journey",
       testMatch: PRODUCTION_SPECS,

@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
 // dropped after the run.
 // TEST_DATABASE_URL is the owner (migrates, and tampers where a test says so); the app code
 // under test connects as DATABASE_URL, a role that owns nothing (test/database.ts).
-const testDatabaseUrl = (process.env.TEST_DATABASE_URL ??= `postgresql://postgres@127.0.0.1:5432/verdict_test_${process.pid}`);
+const testDatabaseUrl =
+  (process.env.TEST_DATABASE_URL ??= `postgresql://postgres@127.0.0.1:5432/verdict_test_${process.pid}`);
 const appUrl = new URL(testDatabaseUrl);
 appUrl.username = "verdict_app";
 
@@ -23,7 +24,11 @@ export default defineConfig({
     exclude: ["node_modules/**", ".next/**", "e2e/**", "data/**"],
     environment: "node",
     globalSetup: ["test/global-setup.ts"],
-    env: { DATABASE_URL: appUrl.toString(), DATABASE_MIGRATION_URL: testDatabaseUrl, TEST_DATABASE_URL: testDatabaseUrl },
+    env: {
+      DATABASE_URL: appUrl.toString(),
+      DATABASE_MIGRATION_URL: testDatabaseUrl,
+      TEST_DATABASE_URL: testDatabaseUrl,
+    },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

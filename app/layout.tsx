@@ -15,9 +15,13 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body>
-        <a className="skip-link" href="#main">Skip to content</a>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <header className="site-header">
-          <Link className="brand" href="/">Verdict</Link>
+          <Link className="brand" href="/">
+            Verdict
+          </Link>
           {actor && (
             <>
               <nav aria-label="Main">

@@ -17,7 +17,9 @@ import { recreateDatabase } from "../test/database.ts";
 const SMOKE = process.argv.includes("--smoke");
 const N = SMOKE ? 2_000 : Number(process.env.BENCH_ITEMS ?? 1_000_000);
 const REPEAT = SMOKE ? 2 : Number(process.env.BENCH_REPEAT ?? 5);
-const URL_ = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/verdict_bench_test_drill${SMOKE ? "_smoke" : ""}`;
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/verdict_bench_test_drill${SMOKE ? "_smoke" : ""}`;
 const LIMIT = "50";
 
 await recreateDatabase(URL_);
@@ -41,16 +43,45 @@ const ms = (x: number) => `${x.toFixed(1).padStart(8)} ms`;
 
 try {
   const t0 = performance.now();
-  const user = await prisma.user.create({ data: { email: "bench-drill@verdict.test", name: "Bench", roles: ["ANALYST"], passwordHash: "x" }, select: { id: true, email: true } });
+  const user = await prisma.user.create({
+    data: { email: "bench-drill@verdict.test", name: "Bench", roles: ["ANALYST"], passwordHash: "x" },
+    select: { id: true, email: true },
+  });
   const decision = await prisma.decision.create({
-    data: { title: "Drill-down benchmark", positiveClass: "violating", prevalence: 0.02, costFn: 50, costFp: 1, recallFloor: 0.8, operatingThreshold: 0.5, createdById: user.id },
+    data: {
+      title: "Drill-down benchmark",
+      positiveClass: "violating",
+      prevalence: 0.02,
+      costFn: 50,
+      costFp: 1,
+      recallFloor: 0.8,
+      operatingThreshold: 0.5,
+      createdById: user.id,
+    },
     select: { id: true },
   });
-  const [a, b] = await Promise.all(["Alpha", "Beta"].map((name) => prisma.candidate.create({ data: { decisionId: decision.id, name, provider: "bench" }, select: { id: true } })));
-  const dataset = await prisma.dataset.create({ data: { decisionId: decision.id, name: "holdout" }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: N, positiveCount: Math.ceil(N / 50), sliceColumn: "slice" }, select: { id: true } });
+  const [a, b] = await Promise.all(
+    ["Alpha", "Beta"].map((name) =>
+      prisma.candidate.create({ data: { decisionId: decision.id, name, provider: "bench" }, select: { id: true } }),
+    ),
+  );
+  const dataset = await prisma.dataset.create({
+    data: { decisionId: decision.id, name: "holdout" },
+    select: { id: true },
+  });
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount: N, positiveCount: Math.ceil(N / 50), sliceColumn: "slice" },
+    select: { id: true },
+  });
   await prisma.decision.update({ where: { id: decision.id }, data: { evaluationDatasetVersionId: version.id } });
-  const runs = await Promise.all([a!, b!].map((c) => prisma.evalRun.create({ data: { decisionId: decision.id, candidateId: c.id, datasetVersionId: version.id }, select: { id: true } })));
+  const runs = await Promise.all(
+    [a!, b!].map((c) =>
+      prisma.evalRun.create({
+        data: { decisionId: decision.id, candidateId: c.id, datasetVersionId: version.id },
+        select: { id: true },
+      }),
+    ),
+  );
   const client = await pool.connect();
   try {
     await copyDatasetItems(client, version.id, N);
@@ -60,7 +91,9 @@ try {
     client.release();
   }
   const loaded = performance.now();
-  console.log(`drill-down benchmark: ${N.toLocaleString("en-US")} items, 2 runs (COPY ${((loaded - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `drill-down benchmark: ${N.toLocaleString("en-US")} items, 2 runs (COPY ${((loaded - t0) / 1000).toFixed(1)} s)`,
+  );
 
   for (const run of runs) {
     const started = performance.now();
@@ -68,9 +101,31 @@ try {
     const built = performance.now();
     const rows = (await pool.query(JOINED_ITEMS_SQL, [run.id, version.id])).rows;
     const input = buildRunInput(rows);
-    const metrics = { ...summarize(input.labels, input.scores, { threshold: 0.5, prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, slices: input.slices, bootstrap: 0 }), input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing } };
-    await prisma.evalRun.update({ where: { id: run.id }, data: { status: "DONE", progress: 1, itemCount: N, parseFailureCount: input.parseFailures, metrics: JSON.parse(JSON.stringify(metrics)), computedAt: new Date() } });
-    console.log(`  run #${run.id}: RunItem rows written by writeRunItemsOnce in ${((built - started) / 1000).toFixed(1)} s; FN ${metrics.report.atThreshold.fn}, FP ${metrics.report.atThreshold.fp}, TP ${metrics.report.atThreshold.tp}, TN ${metrics.report.atThreshold.tn}`);
+    const metrics = {
+      ...summarize(input.labels, input.scores, {
+        threshold: 0.5,
+        prevalence: 0.02,
+        costFalseNegative: 50,
+        costFalsePositive: 1,
+        slices: input.slices,
+        bootstrap: 0,
+      }),
+      input: { scoreKind: input.scoreKind, parseFailures: input.parseFailures, missing: input.missing },
+    };
+    await prisma.evalRun.update({
+      where: { id: run.id },
+      data: {
+        status: "DONE",
+        progress: 1,
+        itemCount: N,
+        parseFailureCount: input.parseFailures,
+        metrics: JSON.parse(JSON.stringify(metrics)),
+        computedAt: new Date(),
+      },
+    });
+    console.log(
+      `  run #${run.id}: RunItem rows written by writeRunItemsOnce in ${((built - started) / 1000).toFixed(1)} s; FN ${metrics.report.atThreshold.fn}, FP ${metrics.report.atThreshold.fp}, TP ${metrics.report.atThreshold.tp}, TN ${metrics.report.atThreshold.tn}`,
+    );
   }
   // As autovacuum leaves a table some time after a bulk load: statistics, visibility map, hint bits.
   await pool.query(`VACUUM (ANALYZE) "RunItem"`);
@@ -84,9 +139,19 @@ try {
     const positive = cell === "FN" || cell === "TP";
     const bound = { FN: "< 0.5", TP: ">= 0.5", FP: "<= -0.5", TN: "> -0.5" }[cell];
     const sliceSql = slice ? `AND slice = '${slice}'` : "";
-    const [{ n }] = (await pool.query(`SELECT count(*)::int AS n FROM "RunItem" WHERE "evalRunId" = $1 AND label = $2 AND "orderKey" ${bound} ${sliceSql}`, [runA, positive])).rows;
+    const [{ n }] = (
+      await pool.query(
+        `SELECT count(*)::int AS n FROM "RunItem" WHERE "evalRunId" = $1 AND label = $2 AND "orderKey" ${bound} ${sliceSql}`,
+        [runA, positive],
+      )
+    ).rows;
     const skip = Math.floor(n * fraction);
-    const [row] = (await pool.query(`SELECT "orderKey", "itemId" FROM "RunItem" WHERE "evalRunId" = $1 AND label = $2 AND "orderKey" ${bound} ${sliceSql} ORDER BY "orderKey", "itemId" OFFSET ${skip} LIMIT 1`, [runA, positive])).rows;
+    const [row] = (
+      await pool.query(
+        `SELECT "orderKey", "itemId" FROM "RunItem" WHERE "evalRunId" = $1 AND label = $2 AND "orderKey" ${bound} ${sliceSql} ORDER BY "orderKey", "itemId" OFFSET ${skip} LIMIT 1`,
+        [runA, positive],
+      )
+    ).rows;
     return encodeCursor({ cell, key: Number(row.orderKey), id: row.itemId });
   }
 
@@ -120,11 +185,15 @@ try {
   const { body } = await exportRunItemsCsv(actor, decision.id, runA, { cell: "errors" });
   const text = await new Response(body).text();
   const lines = text.split("\r\n").length - 2;
-  console.log(`  CSV of every error (streamed)               ${ms(performance.now() - started)} ${String(lines).padStart(6)} rows`);
+  console.log(
+    `  CSV of every error (streamed)               ${ms(performance.now() - started)} ${String(lines).padStart(6)} rows`,
+  );
   const ratio = results["all items, 90% deep (TN)"]! / results["all items, first page"]!;
   const slowest = Math.max(...Object.values(results));
   if (SMOKE) {
-    console.log(`\n  deep page / first page: ${ratio.toFixed(2)}×; slowest page ${slowest.toFixed(1)} ms (smoke: no targets)`);
+    console.log(
+      `\n  deep page / first page: ${ratio.toFixed(2)}×; slowest page ${slowest.toFixed(1)} ms (smoke: no targets)`,
+    );
   } else {
     // "Costs what the first does": within 2× of it (medians of a few ms on a shared machine).
     const targets: [string, boolean][] = [

@@ -3,7 +3,15 @@
  * as JSON, so the benchmark can measure the engine's peak memory (resourceUsage().maxRSS)
  * against the memory in use once the inputs are loaded.
  */
-import { averagePrecision, bootstrapReplicates, intervalsOf, precisionRecallCurveInPlace, prepareRanking, rankCounts, rocAuc } from "../lib/metrics/index";
+import {
+  averagePrecision,
+  bootstrapReplicates,
+  intervalsOf,
+  precisionRecallCurveInPlace,
+  prepareRanking,
+  rankCounts,
+  rocAuc,
+} from "../lib/metrics/index";
 import { parallelBootstrapReplicates } from "../lib/compute/parallel-bootstrap";
 import { loadData } from "./data";
 
@@ -50,4 +58,6 @@ if (task === "curves") {
   throw new Error(`unknown task ${task}`);
 }
 const seconds = (performance.now() - start) / 1000;
-process.stdout.write(JSON.stringify({ seconds, baselineRss, maxRss: process.resourceUsage().maxRSS * 1024, result }) + "\n");
+process.stdout.write(
+  JSON.stringify({ seconds, baselineRss, maxRss: process.resourceUsage().maxRSS * 1024, result }) + "\n",
+);

@@ -43,7 +43,9 @@ const { drainInlineChunks } = await import("../lib/server/harness/queue.ts");
 const { renderMessages } = await import("../lib/harness/protocol.ts");
 const { LABEL_PROTOCOL } = await import("../test/harness-fixtures.ts");
 
-const sim = spawn(process.execPath, ["--import", "tsx", "scripts/sim-endpoint.ts", "--port", String(PORT)], { stdio: ["pipe", "pipe", "inherit"] });
+const sim = spawn(process.execPath, ["--import", "tsx", "scripts/sim-endpoint.ts", "--port", String(PORT)], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
 const stop = () => sim.exitCode === null && sim.kill();
 process.on("exit", stop);
 const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -67,24 +69,57 @@ const versionId = await addEvaluationVersion(decisionId, perRound, perRound / 10
 const prisma = await db();
 await prisma.$executeRaw`INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label, text)
   SELECT ${versionId}, 'b' || lpad(g::text, 7, '0'), g % 10 = 0, '[[sim tokens=' || ${TOKENS}::int || ']] post number ' || g FROM generate_series(1, ${perRound}::int) g`;
-const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("Simulated"), provider: "bench" }, select: { id: true } });
+const candidate = await prisma.candidate.create({
+  data: { decisionId, name: unique("Simulated"), provider: "bench" },
+  select: { id: true },
+});
 await setEvalProtocol(analyst, decisionId, LABEL_PROTOCOL);
-await setCandidateEndpoint(analyst, decisionId, { candidateId: candidate.id, baseUrl, model: "simulated", concurrency: CONCURRENCY }, {}, { simulated: true });
+await setCandidateEndpoint(
+  analyst,
+  decisionId,
+  { candidateId: candidate.id, baseUrl, model: "simulated", concurrency: CONCURRENCY },
+  {},
+  { simulated: true },
+);
 
 /** A run at `concurrency` over the first `limit` items: the stored serving measurement. */
 async function harnessRun(concurrency: number, limit: number) {
   const { runs } = await startSweep(analyst, decisionId, { candidateId: candidate.id, levels: [concurrency], limit });
   await drainInlineChunks();
-  const run = await prisma.harnessRun.findUniqueOrThrow({ where: { id: runs[0]!.id }, select: { status: true, servingBenchmark: true } });
+  const run = await prisma.harnessRun.findUniqueOrThrow({
+    where: { id: runs[0]!.id },
+    select: { status: true, servingBenchmark: true },
+  });
   if (run.status !== "DONE" || !run.servingBenchmark) throw new Error(`bench run ended ${run.status}`);
   if (run.servingBenchmark.failed > 0) throw new Error(`${run.servingBenchmark.failed} requests failed`);
   return run.servingBenchmark;
 }
 
-const body = JSON.stringify({ model: "simulated", stream: true, stream_options: { include_usage: true }, temperature: 0, max_tokens: 4, logprobs: true, top_logprobs: 5, messages: renderMessages(LABEL_PROTOCOL, { itemId: "b0000001", text: `[[sim tokens=${TOKENS}]] post number 1`, slice: null }) });
+const body = JSON.stringify({
+  model: "simulated",
+  stream: true,
+  stream_options: { include_usage: true },
+  temperature: 0,
+  max_tokens: 4,
+  logprobs: true,
+  top_logprobs: 5,
+  messages: renderMessages(LABEL_PROTOCOL, {
+    itemId: "b0000001",
+    text: `[[sim tokens=${TOKENS}]] post number 1`,
+    slice: null,
+  }),
+});
 async function autocannonRound(seconds: number): Promise<{ mean: number; total: number }> {
-  const result = await autocannon({ url: `${baseUrl}/chat/completions`, method: "POST", connections: CONCURRENCY, duration: seconds, headers: { "content-type": "application/json" }, body });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `${baseUrl}/chat/completions`,
+    method: "POST",
+    connections: CONCURRENCY,
+    duration: seconds,
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { mean: result.requests.mean, total: result.requests.total };
 }
 
@@ -103,7 +138,12 @@ const simCpuMs = () => procCpuMs(sim.pid!);
  * (the results' inserts, the run's bookkeeping), when they run on this machine. A backend that
  * ends during a round (the chunk's slot session) counts only up to the last reading before it ended.
  */
-const backendPids = async () => (await prisma.$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid);
+const backendPids = async () =>
+  (
+    await prisma.$queryRawUnsafe<{ pid: number }[]>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+    )
+  ).map((r) => r.pid);
 const databaseCpu = async () => {
   const pids = await backendPids();
   return new Map(pids.map((pid) => [pid, procCpuMs(pid)]));
@@ -135,19 +175,33 @@ const median = (xs: number[]) => {
 };
 const f = (x: number, d = 0) => x.toFixed(d);
 
-console.log(`bench:harness — simulated endpoint on loopback (own process), concurrency ${CONCURRENCY}, ${TOKENS} tokens a response${SMOKE ? " (smoke)" : ""}`);
+console.log(
+  `bench:harness — simulated endpoint on loopback (own process), concurrency ${CONCURRENCY}, ${TOKENS} tokens a response${SMOKE ? " (smoke)" : ""}`,
+);
 // Warm-up: connections, JIT, the database's caches.
 await harnessRun(CONCURRENCY, Math.min(perRound, 500));
 await autocannonRound(1);
 const ac: number[] = [];
 const harness: number[] = [];
-const cpu = { ac: [] as number[], acServer: [] as number[], harness: [] as number[], harnessDb: [] as number[], harnessServer: [] as number[] };
+const cpu = {
+  ac: [] as number[],
+  acServer: [] as number[],
+  harness: [] as number[],
+  harnessDb: [] as number[],
+  harnessServer: [] as number[],
+};
 for (let round = 1; round <= ROUNDS; round++) {
-  const a = await cpuPerRequest(() => autocannonRound(ROUND_S), (r) => r.total);
+  const a = await cpuPerRequest(
+    () => autocannonRound(ROUND_S),
+    (r) => r.total,
+  );
   ac.push(a.t.mean);
   // As many items as autocannon's last round served in ROUND_S seconds: rounds of equal length.
   const items = Math.min(perRound, Math.max(200, Math.round(a.t.mean * ROUND_S)));
-  const h = await cpuPerRequest(() => harnessRun(CONCURRENCY, items), () => items);
+  const h = await cpuPerRequest(
+    () => harnessRun(CONCURRENCY, items),
+    () => items,
+  );
   harness.push(h.t.requestThroughput);
   cpu.ac.push(a.client);
   cpu.acServer.push(a.server);
@@ -169,7 +223,9 @@ const ttft = pct(lat.ttftMs);
 const itl = pct(lat.itlMs);
 const e2e = pct(lat.e2eMs);
 const e2eInjected = TTFT + (TOKENS - 1) * ITL;
-console.log(`latency at concurrency 8 over ${latencyItems} requests, injected TTFT ${TTFT} ms, ITL ${ITL} ms (E2E ${e2eInjected} ms):`);
+console.log(
+  `latency at concurrency 8 over ${latencyItems} requests, injected TTFT ${TTFT} ms, ITL ${ITL} ms (E2E ${e2eInjected} ms):`,
+);
 console.log(`  TTFT p50 ${f(ttft.p50, 3)} ms (Δ ${f(ttft.p50 - TTFT, 3)})  p99 ${f(ttft.p99, 3)}`);
 console.log(`  ITL  p50 ${f(itl.p50, 3)} ms (Δ ${f(itl.p50 - ITL, 3)})  p99 ${f(itl.p99, 3)}`);
 console.log(`  E2E  p50 ${f(e2e.p50, 3)} ms (Δ ${f(e2e.p50 - e2eInjected, 3)})  p99 ${f(e2e.p99, 3)}`);

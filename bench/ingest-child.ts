@@ -19,14 +19,33 @@ async function main() {
     const actor = { id: userId, email: "bench@verdict.test", name: "Bench", roles: ["ANALYST" as const] };
     // Warm-up: the same code path on a tiny file that is rejected (unknown id), so the Prisma
     // query compiler and every module are loaded before the baseline is taken.
-    await importPredictions(actor, decisionId, candidateId, Number(versionId), { name: "w.csv", stream: (async function* () { yield Buffer.from("id,score\nwarm-up-unknown-id,0.5\n"); })() }, { compute: "none" }).catch(() => {});
+    await importPredictions(
+      actor,
+      decisionId,
+      candidateId,
+      Number(versionId),
+      {
+        name: "w.csv",
+        stream: (async function* () {
+          yield Buffer.from("id,score\nwarm-up-unknown-id,0.5\n");
+        })(),
+      },
+      { compute: "none" },
+    ).catch(() => {});
     globalThis.gc?.();
     const baselineRss = process.memoryUsage().rss;
     if (process.env.BENCH_DEBUG) console.error("baseline", JSON.stringify(process.memoryUsage()));
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     // "ready": the upload queues the run's job as a user's upload does (VERDICT_JOBS=inline: in this process).
-    const r = await importPredictions(actor, decisionId, candidateId, Number(versionId), { name: "bench.csv", path: file }, { compute: mode === "ready" ? "queue" : "none" });
+    const r = await importPredictions(
+      actor,
+      decisionId,
+      candidateId,
+      Number(versionId),
+      { name: "bench.csv", path: file },
+      { compute: mode === "ready" ? "queue" : "none" },
+    );
     const uploadSeconds = (performance.now() - t0) / 1000;
     const uploadCpu = process.cpuUsage(cpu0);
     let status = "PENDING";
@@ -45,21 +64,69 @@ async function main() {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    process.stdout.write(JSON.stringify({ seconds: readySeconds ?? uploadSeconds, uploadSeconds, uploadCpuSeconds: (uploadCpu.user + uploadCpu.system) / 1e6, cpuSeconds: (cpu.user + cpu.system) / 1e6, jobSeconds: seconds, rows: r.rowCount, runId: r.runId, status, missing: r.missingCount, baselineRss, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        seconds: readySeconds ?? uploadSeconds,
+        uploadSeconds,
+        uploadCpuSeconds: (uploadCpu.user + uploadCpu.system) / 1e6,
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        jobSeconds: seconds,
+        rows: r.rowCount,
+        runId: r.runId,
+        status,
+        missing: r.missingCount,
+        baselineRss,
+        maxRss: mib(process.resourceUsage().maxRSS),
+      }) + "\n",
+    );
   } else if (mode === "embedded") {
     const [datasetFile, predictionsFile] = args as [string, string];
     const prisma = db.prisma;
-    const user = await prisma.user.create({ data: { email: `bench-${Date.now()}@verdict.test`, name: "Bench", roles: ["ANALYST"], passwordHash: "x" } });
-    const decision = await prisma.decision.create({ data: { title: "bench", positiveClass: "positive", prevalence: 0.05, costFn: 10, costFp: 1, recallFloor: 0.8, createdById: user.id } });
-    const candidate = await prisma.candidate.create({ data: { decisionId: decision.id, name: "bench-model", provider: "bench" } });
+    const user = await prisma.user.create({
+      data: { email: `bench-${Date.now()}@verdict.test`, name: "Bench", roles: ["ANALYST"], passwordHash: "x" },
+    });
+    const decision = await prisma.decision.create({
+      data: {
+        title: "bench",
+        positiveClass: "positive",
+        prevalence: 0.05,
+        costFn: 10,
+        costFp: 1,
+        recallFloor: 0.8,
+        createdById: user.id,
+      },
+    });
+    const candidate = await prisma.candidate.create({
+      data: { decisionId: decision.id, name: "bench-model", provider: "bench" },
+    });
     const actor = { id: user.id, email: user.email, name: "Bench", roles: ["ANALYST" as const] };
     const t0 = performance.now();
-    const ds = await importDataset(actor, decision.id, { name: "dataset.csv", path: datasetFile }, { datasetName: "bench" });
+    const ds = await importDataset(
+      actor,
+      decision.id,
+      { name: "dataset.csv", path: datasetFile },
+      { datasetName: "bench" },
+    );
     const datasetSeconds = (performance.now() - t0) / 1000;
     const t1 = performance.now();
-    const r = await importPredictions(actor, decision.id, candidate.id, ds.datasetVersionId, { name: "bench.csv", path: predictionsFile }, { compute: "none" });
+    const r = await importPredictions(
+      actor,
+      decision.id,
+      candidate.id,
+      ds.datasetVersionId,
+      { name: "bench.csv", path: predictionsFile },
+      { compute: "none" },
+    );
     const seconds = (performance.now() - t1) / 1000;
-    process.stdout.write(JSON.stringify({ seconds, datasetSeconds, rows: r.rowCount, datasetRows: ds.itemCount, maxRss: mib(process.resourceUsage().maxRSS) }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        seconds,
+        datasetSeconds,
+        rows: r.rowCount,
+        datasetRows: ds.itemCount,
+        maxRss: mib(process.resourceUsage().maxRSS),
+      }) + "\n",
+    );
   } else throw new Error(`unknown mode ${mode}`);
   await db.close();
 }

@@ -33,7 +33,9 @@ const root = path.resolve(import.meta.dirname, "..");
 const SMOKE = process.argv.includes("--smoke");
 const out = path.join(root, "bench/out");
 // The smoke run has a database of its own per process (dropped at the end), so it may run beside a full benchmark or another smoke run.
-const URL_ = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/verdict_test_bench_ingest${SMOKE ? `_smoke_${process.pid}` : ""}`;
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/verdict_test_bench_ingest${SMOKE ? `_smoke_${process.pid}` : ""}`;
 const SIZES = (process.env.BENCH_SIZES ?? (SMOKE ? "3000" : "1000000,5000000")).split(",").map(Number);
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_ROWS ?? (SMOKE ? 2000 : 1_000_000));
 /** Alternating psql/app pairs per size; the ratio is their median. */
@@ -94,17 +96,58 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const rate = (rows: number, s: number) => `${Math.round(rows / s).toLocaleString("en-US")} rows/s`;
 
 async function setup(pool: pg.Pool, n: number, datasetFile: string) {
-  const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, 'Bench', 'x', '{ANALYST}', now()) RETURNING id`, [`bench-user-${n}`, `bench-${n}@verdict.test`]);
+  const {
+    rows: [user],
+  } = await pool.query(
+    `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, 'Bench', 'x', '{ANALYST}', now()) RETURNING id`,
+    [`bench-user-${n}`, `bench-${n}@verdict.test`],
+  );
   const decisionId = `bench-${n}`;
-  await pool.query(`INSERT INTO "Decision" (id, title, "positiveClass", prevalence, "costFn", "costFp", "recallFloor", "createdById", "updatedAt") VALUES ($1, 'bench', 'positive', 0.05, 10, 1, 0.8, $2, now())`, [decisionId, user.id]);
-  await pool.query(`INSERT INTO "Candidate" (id, "decisionId", name, provider) VALUES ($1, $2, 'bench-model', 'bench')`, [`${decisionId}-cand`, decisionId]);
-  await pool.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench')`, [`${decisionId}-ds`, decisionId]);
-  const { rows: [version] } = await pool.query(`INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount") VALUES ($1, 1, $2, 0) RETURNING id`, [`${decisionId}-ds`, n]);
+  await pool.query(
+    `INSERT INTO "Decision" (id, title, "positiveClass", prevalence, "costFn", "costFp", "recallFloor", "createdById", "updatedAt") VALUES ($1, 'bench', 'positive', 0.05, 10, 1, 0.8, $2, now())`,
+    [decisionId, user.id],
+  );
+  await pool.query(
+    `INSERT INTO "Candidate" (id, "decisionId", name, provider) VALUES ($1, $2, 'bench-model', 'bench')`,
+    [`${decisionId}-cand`, decisionId],
+  );
+  await pool.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench')`, [
+    `${decisionId}-ds`,
+    decisionId,
+  ]);
+  const {
+    rows: [version],
+  } = await pool.query(
+    `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount") VALUES ($1, 1, $2, 0) RETURNING id`,
+    [`${decisionId}-ds`, n],
+  );
   // The dataset itself is loaded directly (not timed): the benchmark is the predictions upload.
-  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE TEMP TABLE d (id text, label int)", "-c", `\\copy d FROM '${datasetFile}' WITH (FORMAT csv, HEADER true)`, "-c", `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`]);
+  execFileSync("psql", [
+    URL_,
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-q",
+    "-c",
+    "CREATE TEMP TABLE d (id text, label int)",
+    "-c",
+    `\\copy d FROM '${datasetFile}' WITH (FORMAT csv, HEADER true)`,
+    "-c",
+    `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`,
+  ]);
   // An eval run for the psql twin's foreign key to point at.
-  const { rows: [run] } = await pool.query(`INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId") VALUES ($1, $2, $3) RETURNING id`, [decisionId, `${decisionId}-cand`, version.id]);
-  return { decisionId, candidateId: `${decisionId}-cand`, versionId: version.id as number, userId: user.id as string, psqlRunId: run.id as number };
+  const {
+    rows: [run],
+  } = await pool.query(
+    `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId") VALUES ($1, $2, $3) RETURNING id`,
+    [decisionId, `${decisionId}-cand`, version.id],
+  );
+  return {
+    decisionId,
+    candidateId: `${decisionId}-cand`,
+    versionId: version.id as number,
+    userId: user.id as string,
+    psqlRunId: run.id as number,
+  };
 }
 
 /**
@@ -113,11 +156,29 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
  * `withForeignKey: false` gives the bare-table reference figure.
  */
 function psqlCopy(file: string, runId: number, withForeignKey = true): number {
-  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", "SET client_min_messages = warning", "-c", `DROP TABLE IF EXISTS bench_psql_prediction`, "-c",
+  execFileSync("psql", [
+    URL_,
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-q",
+    "-c",
+    "SET client_min_messages = warning",
+    "-c",
+    `DROP TABLE IF EXISTS bench_psql_prediction`,
+    "-c",
     `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING ALL, label integer${withForeignKey ? `, FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"(id) ON DELETE CASCADE ON UPDATE CASCADE` : ""})`,
-    "-c", `ALTER TABLE bench_psql_prediction ALTER COLUMN "evalRunId" SET DEFAULT ${runId}`]);
+    "-c",
+    `ALTER TABLE bench_psql_prediction ALTER COLUMN "evalRunId" SET DEFAULT ${runId}`,
+  ]);
   const t0 = performance.now();
-  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", "-c", `\\copy bench_psql_prediction ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`]);
+  execFileSync("psql", [
+    URL_,
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-q",
+    "-c",
+    `\\copy bench_psql_prediction ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`,
+  ]);
   const seconds = (performance.now() - t0) / 1000;
   execFileSync("psql", [URL_, "-q", "-c", `DROP TABLE bench_psql_prediction`]);
   return seconds;
@@ -130,10 +191,36 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
  */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 160);
 
-type ChildResult = { seconds: number; uploadCpuSeconds?: number; cpuSeconds?: number; uploadSeconds?: number; jobSeconds?: number; rows: number; runId?: number; status?: string; baselineRss?: number; maxRss: number; datasetSeconds?: number; datasetRows?: number };
+type ChildResult = {
+  seconds: number;
+  uploadCpuSeconds?: number;
+  cpuSeconds?: number;
+  uploadSeconds?: number;
+  jobSeconds?: number;
+  rows: number;
+  runId?: number;
+  status?: string;
+  baselineRss?: number;
+  maxRss: number;
+  datasetSeconds?: number;
+  datasetRows?: number;
+};
 
 function child(args: string[], env: NodeJS.ProcessEnv, heapCap = true): ChildResult {
-  const text = execFileSync(process.execPath, [...(heapCap ? [`--max-old-space-size=${HEAP_MB}`] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), "--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(root, "bench/ingest-child.ts"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 });
+  const text = execFileSync(
+    process.execPath,
+    [
+      ...(heapCap ? [`--max-old-space-size=${HEAP_MB}`] : []),
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      "--expose-gc",
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      path.join(root, "bench/ingest-child.ts"),
+      ...args,
+    ],
+    { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   return JSON.parse(text.trim().split("\n").pop()!) as ChildResult;
 }
 
@@ -145,7 +232,11 @@ const median = (xs: number[]) => {
 const verdict = (pass: boolean) => (SMOKE ? "(smoke: no target)" : pass ? "PASS" : "FAIL");
 
 async function main() {
-  console.log(`bench:ingest${SMOKE ? " --smoke" : ""} — ${new Date().toISOString()} — node ${process.version} — load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `bench:ingest${SMOKE ? " --smoke" : ""} — ${new Date().toISOString()} — node ${process.version} — load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   await recreateDatabase(URL_);
   const pool = new pg.Pool({ connectionString: URL_, max: 2 });
   const env = { ...process.env, DATABASE_URL: URL_, VERDICT_JOBS: "inline" };
@@ -156,7 +247,12 @@ async function main() {
     for (const n of SIZES) {
       const f = await files(n);
       const s = await setup(pool, n, f.dataset);
-      const upload = (mode: "predictions" | "ready") => child([mode, s.decisionId, s.candidateId, String(s.versionId), s.userId, f.predictions], env, mode === "predictions");
+      const upload = (mode: "predictions" | "ready") =>
+        child(
+          [mode, s.decisionId, s.candidateId, String(s.versionId), s.userId, f.predictions],
+          env,
+          mode === "predictions",
+        );
       const clean = async () => {
         await pool.query(`DELETE FROM "EvalRun" WHERE "decisionId" = $1 AND id <> $2`, [s.decisionId, s.psqlRunId]);
         // Each psql run has a new twin table; give the app's table the same clean start.
@@ -188,13 +284,27 @@ async function main() {
       peaks.push(maxRss);
       ok &&= ratio >= INGEST_TARGET && maxRss < RSS_TARGET;
       const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" / ");
-      console.log(`\n${n.toLocaleString("en-US")} rows (${mb(statSync(f.predictions).size)} file), ${RUNS} alternating run(s), load average ${loadavg()[0]!.toFixed(2)}`);
-      console.log(`  psql \\copy          ${list(psql)} s   median ${rate(n, median(psql))}   (twin of "Prediction": same columns, primary key, foreign key)`);
-      console.log(`  (psql, no FK)       ${bare.toFixed(2)} s   ${rate(n, bare)}   (reference only: the foreign-key check per row costs PostgreSQL this much)`);
-      console.log(`  app upload path     ${list(app)} s   median ${rate(n, median(app))}   (spool+SHA-256, parse, validate, COPY, join check)`);
-      console.log(`  app CPU (node)      ${list(appCpu)} s   (the app process's user+system CPU during the upload; PostgreSQL's is apart, on the other core)`);
-      console.log(`  ratio app/psql      ${list(ratios)} → median ${ratio.toFixed(2)}×   (target ≥ ${INGEST_TARGET.toFixed(2)}) ${verdict(ratio >= INGEST_TARGET)}`);
-      console.log(`  app peak RSS        ${mb(maxRss)}   (target < 300 MB) ${verdict(maxRss < RSS_TARGET)}   = ${mb(baselineRss)} before the import (Node, tsx loader, app modules, pg pool) + ${mb(maxRss - baselineRss)} for the import; heap capped at ${HEAP_MB} MB`);
+      console.log(
+        `\n${n.toLocaleString("en-US")} rows (${mb(statSync(f.predictions).size)} file), ${RUNS} alternating run(s), load average ${loadavg()[0]!.toFixed(2)}`,
+      );
+      console.log(
+        `  psql \\copy          ${list(psql)} s   median ${rate(n, median(psql))}   (twin of "Prediction": same columns, primary key, foreign key)`,
+      );
+      console.log(
+        `  (psql, no FK)       ${bare.toFixed(2)} s   ${rate(n, bare)}   (reference only: the foreign-key check per row costs PostgreSQL this much)`,
+      );
+      console.log(
+        `  app upload path     ${list(app)} s   median ${rate(n, median(app))}   (spool+SHA-256, parse, validate, COPY, join check)`,
+      );
+      console.log(
+        `  app CPU (node)      ${list(appCpu)} s   (the app process's user+system CPU during the upload; PostgreSQL's is apart, on the other core)`,
+      );
+      console.log(
+        `  ratio app/psql      ${list(ratios)} → median ${ratio.toFixed(2)}×   (target ≥ ${INGEST_TARGET.toFixed(2)}) ${verdict(ratio >= INGEST_TARGET)}`,
+      );
+      console.log(
+        `  app peak RSS        ${mb(maxRss)}   (target < 300 MB) ${verdict(maxRss < RSS_TARGET)}   = ${mb(baselineRss)} before the import (Node, tsx loader, app modules, pg pool) + ${mb(maxRss - baselineRss)} for the import; heap capped at ${HEAP_MB} MB`,
+      );
       if (n === READY_ROWS) {
         await pool.query("CHECKPOINT");
         const r = upload("ready");
@@ -202,8 +312,12 @@ async function main() {
         const limit = READY_TARGET * median(psql);
         const pass = r.seconds <= limit;
         ok &&= pass;
-        console.log(`  metrics ready       ${r.seconds.toFixed(2)} s   upload → run DONE, B = 1,000 (≤ ${READY_TARGET} × psql = ${limit.toFixed(2)} s: ${(r.seconds / median(psql)).toFixed(2)}×) ${verdict(pass)}`);
-        console.log(`                      = upload ${r.uploadSeconds!.toFixed(2)} s + job ${(r.seconds - r.uploadSeconds!).toFixed(2)} s; the drill-down's items stored by ${r.jobSeconds!.toFixed(2)} s; peak RSS ${mb(r.maxRss)}; app CPU ${r.uploadCpuSeconds!.toFixed(2)} s upload, ${r.cpuSeconds!.toFixed(2)} s in all (bootstrap workers included)`);
+        console.log(
+          `  metrics ready       ${r.seconds.toFixed(2)} s   upload → run DONE, B = 1,000 (≤ ${READY_TARGET} × psql = ${limit.toFixed(2)} s: ${(r.seconds / median(psql)).toFixed(2)}×) ${verdict(pass)}`,
+        );
+        console.log(
+          `                      = upload ${r.uploadSeconds!.toFixed(2)} s + job ${(r.seconds - r.uploadSeconds!).toFixed(2)} s; the drill-down's items stored by ${r.jobSeconds!.toFixed(2)} s; peak RSS ${mb(r.maxRss)}; app CPU ${r.uploadCpuSeconds!.toFixed(2)} s upload, ${r.cpuSeconds!.toFixed(2)} s in all (bootstrap workers included)`,
+        );
         await clean();
       }
       await pool.query(`DELETE FROM "EvalRun" WHERE "decisionId" = $1`, [s.decisionId]);
@@ -212,7 +326,9 @@ async function main() {
       const spread = Math.max(...peaks) / Math.min(...peaks);
       const flat = spread < 1.25;
       ok &&= flat;
-      console.log(`\napp peak RSS across sizes: ${peaks.map(mb).join(" → ")} (max/min ${spread.toFixed(2)}; flat = within 25%) ${verdict(flat)}`);
+      console.log(
+        `\napp peak RSS across sizes: ${peaks.map(mb).join(" → ")} (max/min ${spread.toFixed(2)}; flat = within 25%) ${verdict(flat)}`,
+      );
     }
     if (!psqlMedian.has(READY_ROWS)) throw new Error(`BENCH_READY_ROWS=${READY_ROWS} is not one of BENCH_SIZES`);
   } finally {
@@ -228,8 +344,12 @@ async function main() {
     try {
       const r = child(["embedded", f.dataset, f.predictions], env, false);
       console.log(`\nembedded PGlite, ${PGLITE_ROWS.toLocaleString("en-US")} rows`);
-      console.log(`  dataset upload      ${r.datasetSeconds!.toFixed(2)} s   ${rate(r.datasetRows!, r.datasetSeconds!)}`);
-      console.log(`  predictions upload  ${r.seconds.toFixed(2)} s   ${rate(r.rows, r.seconds)}   (loaded ${r.rows.toLocaleString("en-US")} rows)`);
+      console.log(
+        `  dataset upload      ${r.datasetSeconds!.toFixed(2)} s   ${rate(r.datasetRows!, r.datasetSeconds!)}`,
+      );
+      console.log(
+        `  predictions upload  ${r.seconds.toFixed(2)} s   ${rate(r.rows, r.seconds)}   (loaded ${r.rows.toLocaleString("en-US")} rows)`,
+      );
       console.log(`  process peak RSS    ${mb(r.maxRss)}   (PGlite's wasm heap included; no target)`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -30,12 +30,25 @@ interface ChildResult {
 }
 
 function engine(task: string, n: number, extra: string[] = []): ChildResult {
-  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", path.join(root, "bench/engine-child.ts"), task, String(n), ...extra], { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", path.join(root, "bench/engine-child.ts"), task, String(n), ...extra],
+    { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   return JSON.parse(out) as ChildResult;
 }
 
-function sklearn(task: string, n: number, files: { labels: string; scores: string }, extra: string[] = []): ChildResult {
-  const out = execFileSync(PYTHON, [path.join(root, "bench/sklearn_bench.py"), task, files.labels, files.scores, ...extra], { encoding: "utf8", maxBuffer: 1 << 20 });
+function sklearn(
+  task: string,
+  n: number,
+  files: { labels: string; scores: string },
+  extra: string[] = [],
+): ChildResult {
+  const out = execFileSync(
+    PYTHON,
+    [path.join(root, "bench/sklearn_bench.py"), task, files.labels, files.scores, ...extra],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   return JSON.parse(out) as ChildResult;
 }
 
@@ -54,22 +67,33 @@ function compare(title: string, e: ChildResult, k: ChildResult, target: number |
   console.log(`${title}`);
   console.log(`  engine       ${s(e.seconds)}   ${JSON.stringify(e.result)}`);
   console.log(`  scikit-learn ${s(k.seconds)}   ${JSON.stringify(k.result)}`);
-  console.log(`  ratio engine/scikit-learn = ${ratio.toFixed(4)} ${target === null ? "(no target at this size)" : SMOKE ? "(smoke: no target)" : `(target ≤ ${target}) ${ok ? "PASS" : "FAIL"}`}`);
+  console.log(
+    `  ratio engine/scikit-learn = ${ratio.toFixed(4)} ${target === null ? "(no target at this size)" : SMOKE ? "(smoke: no target)" : `(target ≤ ${target}) ${ok ? "PASS" : "FAIL"}`}`,
+  );
   return ok;
 }
 
 let allPass = true;
-console.log(`metrics benchmark${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — node ${process.version}, ${PYTHON} scikit-learn; inputs: Uint8 labels + Float64 scores, 3% positives\n`);
+console.log(
+  `metrics benchmark${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — node ${process.version}, ${PYTHON} scikit-learn; inputs: Uint8 labels + Float64 scores, 3% positives\n`,
+);
 for (const n of CURVE_SIZES) {
   const files = ensureData(n);
   const e = engine("curves", n);
   const k = sklearn("curves", n, files);
-  const pass = compare(`PR curve + AP + ROC-AUC, n = ${n.toLocaleString("en-US")}`, e, k, n === 10_000_000 ? 0.2 : null);
+  const pass = compare(
+    `PR curve + AP + ROC-AUC, n = ${n.toLocaleString("en-US")}`,
+    e,
+    k,
+    n === 10_000_000 ? 0.2 : null,
+  );
   const memory = ((e.maxRss ?? 0) - (e.baselineRss ?? 0)) / (9 * n);
   // Checked at 10M: at 1M a fixed few MiB of runtime memory (V8's young generation, code pages)
   // is already ~0.3× of the 8.6 MiB input, so the ratio there says little about the engine.
   const checked = !SMOKE && n === 10_000_000;
-  console.log(`  ${memoryLine(e, n)} ${checked ? `${memory <= 3 ? "PASS" : "FAIL"} (target ≤ 3×)` : "(informative; target checked at 10M)"}\n`);
+  console.log(
+    `  ${memoryLine(e, n)} ${checked ? `${memory <= 3 ? "PASS" : "FAIL"} (target ≤ 3×)` : "(informative; target checked at 10M)"}\n`,
+  );
   allPass = pass && (!checked || memory <= 3) && allPass;
 }
 {
@@ -77,12 +101,28 @@ for (const n of CURVE_SIZES) {
   const files = ensureData(n);
   const e = engine("bootstrap", n, [String(B)]);
   const k = sklearn("bootstrap", n, files, [String(B)]);
-  allPass = compare(`stratified bootstrap of AP, B = ${B}, n = ${n.toLocaleString("en-US")} (engine on one thread)`, e, k, 0.1) && allPass;
+  allPass =
+    compare(
+      `stratified bootstrap of AP, B = ${B}, n = ${n.toLocaleString("en-US")} (engine on one thread)`,
+      e,
+      k,
+      0.1,
+    ) && allPass;
   console.log(`  ${memoryLine(e, n)}`);
   const t = engine("bootstrap-threads", n, [String(B)]);
   const same = JSON.stringify(t.result) === JSON.stringify(e.result);
-  console.log(`  engine on 2 worker threads: ${s(t.seconds)} (${same ? "identical interval" : "DIFFERENT interval"}; ratio ${(t.seconds / k.seconds).toFixed(4)})\n`);
+  console.log(
+    `  engine on 2 worker threads: ${s(t.seconds)} (${same ? "identical interval" : "DIFFERENT interval"}; ratio ${(t.seconds / k.seconds).toFixed(4)})\n`,
+  );
   allPass = same && allPass;
 }
-console.log(SMOKE ? (allPass ? "smoke run complete (no targets)" : "smoke run: the threaded bootstrap differs") : allPass ? "all targets met" : "some targets missed");
+console.log(
+  SMOKE
+    ? allPass
+      ? "smoke run complete (no targets)"
+      : "smoke run: the threaded bootstrap differs"
+    : allPass
+      ? "all targets met"
+      : "some targets missed",
+);
 process.exitCode = allPass ? 0 : 1;

@@ -8,7 +8,14 @@
  * moves by more than the budget between two runs); the budget is ≤ 2 s extra at 1M items, printed
  * with PASS/FAIL (exit 1 on FAIL). --smoke: 10,000 items, no target, so `npm test` runs it.
  */
-import { chooseOperatingPoint, prepareRanking, selectGroup, splitInHalves, Xoshiro128, type SelectionRule } from "../lib/metrics/index";
+import {
+  chooseOperatingPoint,
+  prepareRanking,
+  selectGroup,
+  splitInHalves,
+  Xoshiro128,
+  type SelectionRule,
+} from "../lib/metrics/index";
 
 const SMOKE = process.argv.includes("--smoke");
 const sizeArg = process.argv.slice(2).find((a) => !a.startsWith("--"));
@@ -18,7 +25,14 @@ const rng = new Xoshiro128(14);
 const labels = Uint8Array.from({ length: n }, (_, i) => (i % 50 === 0 ? 1 : 0));
 const scores = Float64Array.from(labels, (y) => Math.min(1, Math.max(0, rng.nextDouble() * 0.7 + (y ? 0.3 : 0))));
 const slices = Array.from({ length: n }, (_, i) => ["short", "long", "code", null][i % 4] ?? null);
-const rule: SelectionRule = { kind: "COST_OPTIMAL", prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, recallFloor: 0.8, precisionFloor: null };
+const rule: SelectionRule = {
+  kind: "COST_OPTIMAL",
+  prevalence: 0.02,
+  costFalseNegative: 50,
+  costFalsePositive: 1,
+  recallFloor: 0.8,
+  precisionFloor: null,
+};
 
 const cpu = (f: () => void): number => {
   const start = process.cpuUsage();
@@ -39,14 +53,19 @@ const thresholds = new Float64Array(B);
 
 const run = () => {
   const perReplicate = cpu(() => {
-    for (let b = 0; b < B; b++) thresholds[b] = ranking.groupScores[selectGroup(pos, neg, positives, negatives, rule)!.group]!;
+    for (let b = 0; b < B; b++)
+      thresholds[b] = ranking.groupScores[selectGroup(pos, neg, positives, negatives, rule)!.group]!;
   });
-  const crossFit = cpu(() => chooseOperatingPoint(ranking, labels, splitInHalves(labels, slices, 7), rule, 7, thresholds));
+  const crossFit = cpu(() =>
+    chooseOperatingPoint(ranking, labels, splitInHalves(labels, slices, 7), rule, 7, thresholds),
+  );
   return { perReplicate, crossFit };
 };
 run(); // warm-up
 const { perReplicate, crossFit } = run();
-console.log(`n = ${n.toLocaleString("en-US")} (${ranking.groups.toLocaleString("en-US")} distinct positive scores), B = ${B}:`);
+console.log(
+  `n = ${n.toLocaleString("en-US")} (${ranking.groups.toLocaleString("en-US")} distinct positive scores), B = ${B}:`,
+);
 console.log(`  the rule's choice on ${B} replicates: ${perReplicate.toFixed(3)} s CPU`);
 console.log(`  split + halves + cross-fitted choice: ${crossFit.toFixed(3)} s CPU`);
 const added = perReplicate + crossFit;
@@ -54,6 +73,8 @@ if (SMOKE) {
   console.log(`  operating point adds ${added.toFixed(3)} s to the metrics job (smoke: no target)`);
 } else {
   const pass = added <= 2;
-  console.log(`  operating point adds ${added.toFixed(3)} s to the metrics job (target ≤ 2 s): ${pass ? "PASS" : "FAIL"}`);
+  console.log(
+    `  operating point adds ${added.toFixed(3)} s to the metrics job (target ≤ 2 s): ${pass ? "PASS" : "FAIL"}`,
+  );
   if (!pass) process.exitCode = 1;
 }

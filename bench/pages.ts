@@ -36,12 +36,20 @@ import autocannon from "autocannon";
 import { recreateDatabase } from "../test/database.ts";
 import { hashPassword } from "../lib/server/passwords.ts";
 import { DEMO_DECISION_ID } from "../lib/demo/moderation.ts";
-import { mcnemarAtThresholds, pairedDeltaApInterval, summarize, averagePrecision, rankCounts } from "../lib/metrics/index.ts";
+import {
+  mcnemarAtThresholds,
+  pairedDeltaApInterval,
+  summarize,
+  averagePrecision,
+  rankCounts,
+} from "../lib/metrics/index.ts";
 import { run, nextBin, waitForHttp } from "../scripts/lib.ts";
 import { signInWithPassword } from "./sign-in.ts";
 
 const SMOKE = process.argv.includes("--smoke");
-const URL_ = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/verdict_bench_test_pages${SMOKE ? "_smoke" : ""}`;
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/verdict_bench_test_pages${SMOKE ? "_smoke" : ""}`;
 const PORT = Number(process.env.BENCH_PORT ?? 3411);
 const DIST = process.env.NEXT_DIST_DIR ?? (SMOKE ? ".next" : ".next-pack");
 const CANDIDATES = SMOKE ? 3 : 10;
@@ -60,9 +68,11 @@ const SLICES = ["harassment", "hate", "scam", "self-harm", "violent-threat"];
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
   return () => {
-    s ^= s << 13; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
     s ^= s >> 17;
-    s ^= s << 5; s >>>= 0;
+    s ^= s << 5;
+    s >>>= 0;
     return s / 4294967296;
   };
 }
@@ -72,12 +82,17 @@ function gaussian(r: () => number) {
 }
 
 async function copy(client: pg.PoolClient, table: string, columns: string[], rows: Iterable<string>) {
-  const stream = client.query(copyFrom(`COPY "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) FROM STDIN WITH (FORMAT csv)`));
+  const stream = client.query(
+    copyFrom(`COPY "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) FROM STDIN WITH (FORMAT csv)`),
+  );
   async function* chunks() {
     let buf = "";
     for (const row of rows) {
       buf += row;
-      if (buf.length > 1 << 20) { yield buf; buf = ""; }
+      if (buf.length > 1 << 20) {
+        yield buf;
+        buf = "";
+      }
     }
     if (buf) yield buf;
   }
@@ -106,36 +121,92 @@ async function seedDecision(pool: pg.Pool, userId: string, id: string, n: number
        VALUES ($1, $2, 'violating', 0.02, 50, 1, 0.85, 0.5, 800, 300, 20, 32, 0.5, 2, $3, now())`,
       [id, `Bench: ${CANDIDATES} candidates × ${n.toLocaleString("en-US")} predictions`, userId],
     );
-    const { rows: [ds] } = await client.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench set') RETURNING id`, [`${id}-ds`, id]);
-    const { rows: [ver] } = await client.query(`INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount", "sliceColumn") VALUES ($1, 1, $2, $3, 'slice') RETURNING id`, [ds.id, n, positives]);
-    await copy(client, "DatasetItem", ["datasetVersionId", "itemId", "label", "slice"], (function* () {
-      for (let i = 0; i < n; i++) yield `${ver.id},${itemId(i)},${labels[i] ? "t" : "f"},${slices[i]}\n`;
-    })());
+    const {
+      rows: [ds],
+    } = await client.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench set') RETURNING id`, [
+      `${id}-ds`,
+      id,
+    ]);
+    const {
+      rows: [ver],
+    } = await client.query(
+      `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount", "sliceColumn") VALUES ($1, 1, $2, $3, 'slice') RETURNING id`,
+      [ds.id, n, positives],
+    );
+    await copy(
+      client,
+      "DatasetItem",
+      ["datasetVersionId", "itemId", "label", "slice"],
+      (function* () {
+        for (let i = 0; i < n; i++) yield `${ver.id},${itemId(i)},${labels[i] ? "t" : "f"},${slices[i]}\n`;
+      })(),
+    );
     for (let k = 0; k < CANDIDATES; k++) {
       const cid = `${id}-c${k}`;
       candidateIds.push(cid);
-      await client.query(`INSERT INTO "Candidate" (id, "decisionId", name, provider, "shortlistRationale", "pricePerHour") VALUES ($1, $2, $3, 'bench', 'MMLU: broad knowledge; relevance judged by the committee.', $4)`, [cid, id, `Model-${k}`, 2 + k]);
-      for (const [stage, suite, metric, value] of [["LEADERBOARD", "MMLU", "acc", 0.5 + k * 0.04], ["LEADERBOARD", "HELM Lite", "mean win rate", 0.3 + k * 0.05], ["PREFERENCE", "Chatbot Arena", "Arena Elo", 1100 + 15 * k]] as const) {
-        await client.query(`INSERT INTO "LeaderboardScore" (id, "decisionId", "candidateId", stage, suite, metric, value, source, "retrievedAt", "ciLow", "ciHigh") VALUES ($1, $2, $3, $4, $5, $6, $7, 'bench', now(), $8, $9)`,
-          [`${cid}-${suite}`, id, cid, stage, suite, metric, value, stage === "PREFERENCE" ? value - 6 : null, stage === "PREFERENCE" ? value + 6 : null]);
+      await client.query(
+        `INSERT INTO "Candidate" (id, "decisionId", name, provider, "shortlistRationale", "pricePerHour") VALUES ($1, $2, $3, 'bench', 'MMLU: broad knowledge; relevance judged by the committee.', $4)`,
+        [cid, id, `Model-${k}`, 2 + k],
+      );
+      for (const [stage, suite, metric, value] of [
+        ["LEADERBOARD", "MMLU", "acc", 0.5 + k * 0.04],
+        ["LEADERBOARD", "HELM Lite", "mean win rate", 0.3 + k * 0.05],
+        ["PREFERENCE", "Chatbot Arena", "Arena Elo", 1100 + 15 * k],
+      ] as const) {
+        await client.query(
+          `INSERT INTO "LeaderboardScore" (id, "decisionId", "candidateId", stage, suite, metric, value, source, "retrievedAt", "ciLow", "ciHigh") VALUES ($1, $2, $3, $4, $5, $6, $7, 'bench', now(), $8, $9)`,
+          [
+            `${cid}-${suite}`,
+            id,
+            cid,
+            stage,
+            suite,
+            metric,
+            value,
+            stage === "PREFERENCE" ? value - 6 : null,
+            stage === "PREFERENCE" ? value + 6 : null,
+          ],
+        );
       }
       for (const [j, concurrency] of [1, 8, 32, 64].entries()) {
         const e2e = 200 + 40 * k + concurrency * (3 + k);
-        await client.query(`INSERT INTO "ServingBenchmark" (id, "decisionId", "candidateId", tool, concurrency, completed, "requestThroughput", "meanInputTokens", "meanOutputTokens", "ttftMs", "tpotMs", "e2eMs") VALUES ($1, $2, $3, 'vllm bench serve', $4, 1000, $5, 300, 40, $6, $7, $8)`,
-          [`${cid}-s${j}`, id, cid, concurrency, concurrency * (4 - k * 0.2), JSON.stringify({ p50: e2e / 4, p90: e2e / 3.5, p95: e2e / 3, p99: e2e / 2.5 }), JSON.stringify({ p50: 10 + k, p90: 12 + k, p95: 13 + k, p99: 15 + k }), JSON.stringify({ p50: e2e * 0.8, p90: e2e * 0.95, p95: e2e, p99: e2e * 1.2 })]);
+        await client.query(
+          `INSERT INTO "ServingBenchmark" (id, "decisionId", "candidateId", tool, concurrency, completed, "requestThroughput", "meanInputTokens", "meanOutputTokens", "ttftMs", "tpotMs", "e2eMs") VALUES ($1, $2, $3, 'vllm bench serve', $4, 1000, $5, 300, 40, $6, $7, $8)`,
+          [
+            `${cid}-s${j}`,
+            id,
+            cid,
+            concurrency,
+            concurrency * (4 - k * 0.2),
+            JSON.stringify({ p50: e2e / 4, p90: e2e / 3.5, p95: e2e / 3, p99: e2e / 2.5 }),
+            JSON.stringify({ p50: 10 + k, p90: 12 + k, p95: 13 + k, p99: 15 + k }),
+            JSON.stringify({ p50: e2e * 0.8, p90: e2e * 0.95, p95: e2e, p99: e2e * 1.2 }),
+          ],
+        );
       }
       // Overlapping classes for every candidate, so every stored curve reaches the 200-point cap
       // at both sizes: the page is measured at its largest stored evidence, not at a trivially
       // separable 10k sample whose curves have 3 points.
       const quality = 0.35 + 0.06 * k;
       const s = new Float64Array(n);
-      for (let i = 0; i < n; i++) s[i] = 1 / (1 + Math.exp(-((labels[i] ? quality : -quality) * 2 - 1.5 + gaussian(r) * 1.2)));
+      for (let i = 0; i < n; i++)
+        s[i] = 1 / (1 + Math.exp(-((labels[i] ? quality : -quality) * 2 - 1.5 + gaussian(r) * 1.2)));
       scores.push(s);
-      const { rows: [runRow] } = await client.query(`INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "itemCount") VALUES ($1, $2, $3, 'RUNNING', 0, $4) RETURNING id`, [id, cid, ver.id, n]);
+      const {
+        rows: [runRow],
+      } = await client.query(
+        `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "itemCount") VALUES ($1, $2, $3, 'RUNNING', 0, $4) RETURNING id`,
+        [id, cid, ver.id, n],
+      );
       runIds.push(runRow.id);
-      await copy(client, "Prediction", ["evalRunId", "itemId", "score"], (function* () {
-        for (let i = 0; i < n; i++) yield `${runRow.id},${itemId(i)},${s[i]}\n`;
-      })());
+      await copy(
+        client,
+        "Prediction",
+        ["evalRunId", "itemId", "score"],
+        (function* () {
+          for (let i = 0; i < n; i++) yield `${runRow.id},${itemId(i)},${s[i]}\n`;
+        })(),
+      );
     }
     await client.query("COMMIT");
   } catch (error) {
@@ -147,23 +218,52 @@ async function seedDecision(pool: pg.Pool, userId: string, id: string, n: number
   const seeded = Date.now();
   for (const [k, runId] of runIds.entries()) {
     const metrics = {
-      ...summarize(labels, scores[k]!, { threshold: 0.5, prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, slices, bootstrap: B, seed: 20_261_202 }),
+      ...summarize(labels, scores[k]!, {
+        threshold: 0.5,
+        prevalence: 0.02,
+        costFalseNegative: 50,
+        costFalsePositive: 1,
+        slices,
+        bootstrap: B,
+        seed: 20_261_202,
+      }),
       input: { scoreKind: "scores", parseFailures: 0, missing: 0 },
     };
-    await pool.query(`UPDATE "EvalRun" SET status = 'DONE', progress = 1, metrics = $2, "computedAt" = now() WHERE id = $1`, [runId, JSON.stringify(metrics)]);
+    await pool.query(
+      `UPDATE "EvalRun" SET status = 'DONE', progress = 1, metrics = $2, "computedAt" = now() WHERE id = $1`,
+      [runId, JSON.stringify(metrics)],
+    );
   }
   const computed = Date.now();
   for (let a = 0; a < CANDIDATES; a++) {
     for (let b = a + 1; b < CANDIDATES; b++) {
-      const interval = pairedDeltaApInterval(labels, scores[a]!, scores[b]!, { replicates: PAIR_B, seed: 20_261_202 }).value;
+      const interval = pairedDeltaApInterval(labels, scores[a]!, scores[b]!, {
+        replicates: PAIR_B,
+        seed: 20_261_202,
+      }).value;
       const m = mcnemarAtThresholds(labels, scores[a]!, 0.5, scores[b]!, 0.5);
       const apA = averagePrecision(rankCounts(labels, scores[a]!)).value!;
       const apB = averagePrecision(rankCounts(labels, scores[b]!)).value!;
-      await pool.query(`INSERT INTO "RunComparison" ("runAId", "runBId", "decisionId", items, "deltaAp", "deltaApLow", "deltaApHigh", "onlyACorrect", "onlyBCorrect", "mcnemarP", "thresholdA", "thresholdB") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,0.5,0.5)`,
-        [runIds[a], runIds[b], id, n, apA - apB, interval?.[0] ?? null, interval?.[1] ?? null, m.onlyACorrect, m.onlyBCorrect, m.pValue]);
+      await pool.query(
+        `INSERT INTO "RunComparison" ("runAId", "runBId", "decisionId", items, "deltaAp", "deltaApLow", "deltaApHigh", "onlyACorrect", "onlyBCorrect", "mcnemarP", "thresholdA", "thresholdB") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,0.5,0.5)`,
+        [
+          runIds[a],
+          runIds[b],
+          id,
+          n,
+          apA - apB,
+          interval?.[0] ?? null,
+          interval?.[1] ?? null,
+          m.onlyACorrect,
+          m.onlyBCorrect,
+          m.pValue,
+        ],
+      );
     }
   }
-  console.log(`  ${id}: ${n.toLocaleString("en-US")} items × ${CANDIDATES} candidates — COPY ${((seeded - t0) / 1000).toFixed(1)} s, metrics ${((computed - seeded) / 1000).toFixed(1)} s, ${(CANDIDATES * (CANDIDATES - 1)) / 2} paired comparisons ${((Date.now() - computed) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${id}: ${n.toLocaleString("en-US")} items × ${CANDIDATES} candidates — COPY ${((seeded - t0) / 1000).toFixed(1)} s, metrics ${((computed - seeded) / 1000).toFixed(1)} s, ${(CANDIDATES * (CANDIDATES - 1)) / 2} paired comparisons ${((Date.now() - computed) / 1000).toFixed(1)} s`,
+  );
 }
 
 function percentile(sorted: number[], q: number) {
@@ -177,8 +277,14 @@ async function load(url: string, cookie: string, seconds: number) {
   let non2xx = 0;
   let resolveDone!: (r: autocannon.Result) => void;
   let rejectDone!: (e: unknown) => void;
-  const done = new Promise<autocannon.Result>((resolve, reject) => { resolveDone = resolve; rejectDone = reject; });
-  const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { cookie }, timeout: 30 }, (err, result) => (err ? rejectDone(err) : resolveDone(result)));
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  const instance = autocannon(
+    { url, connections: CONNECTIONS, duration: seconds, headers: { cookie }, timeout: 30 },
+    (err, result) => (err ? rejectDone(err) : resolveDone(result)),
+  );
   instance.on("response", (_client, status, _bytes, responseTime) => {
     if (status >= 200 && status < 300) times.push(responseTime);
     else non2xx++;
@@ -193,7 +299,9 @@ async function seeded(): Promise<boolean> {
   const client = new pg.Client({ connectionString: URL_ });
   try {
     await client.connect();
-    const { rows: [row] } = await client.query(`SELECT count(*)::int AS n FROM "RunComparison" WHERE "decisionId" = 'bench-large'`);
+    const {
+      rows: [row],
+    } = await client.query(`SELECT count(*)::int AS n FROM "RunComparison" WHERE "decisionId" = 'bench-large'`);
     return row.n === (CANDIDATES * (CANDIDATES - 1)) / 2;
   } catch {
     return false;
@@ -205,14 +313,29 @@ async function seeded(): Promise<boolean> {
 type Stats = { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number; non2xx: number };
 
 async function main() {
-  console.log(`bench:pages${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — pages under ${CONNECTIONS} concurrent signed-in clients on loopback (autocannon)`);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: URL_, AUTH_SECRET: SECRET, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, ...(SMOKE ? {} : { VERDICT_DEMO: "1" }) };
+  console.log(
+    `bench:pages${SMOKE ? " (smoke: tiny sizes, no targets)" : ""} — pages under ${CONNECTIONS} concurrent signed-in clients on loopback (autocannon)`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: URL_,
+    AUTH_SECRET: SECRET,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_DIST_DIR: DIST,
+    ...(SMOKE ? {} : { VERDICT_DEMO: "1" }),
+  };
   if (process.env.BENCH_REUSE === "1" && (await seeded())) {
     console.log(`Reusing the seeded database (BENCH_REUSE=1): ${URL_}`);
   } else {
     await recreateDatabase(URL_);
     const pool = new pg.Pool({ connectionString: URL_, max: 4 });
-    const { rows: [user] } = await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', $1, 'Bench Analyst', $2, '{ANALYST,REVIEWER}', now()) RETURNING id`, [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)]);
+    const {
+      rows: [user],
+    } = await pool.query(
+      `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ('bench-analyst', $1, 'Bench Analyst', $2, '{ANALYST,REVIEWER}', now()) RETURNING id`,
+      [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)],
+    );
     if (!SMOKE) {
       console.log("Seeding the demo (scripts/seed.ts)…");
       await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
@@ -220,7 +343,11 @@ async function main() {
     console.log("Seeding (COPY) and computing stored metrics once per run…");
     await seedDecision(pool, user.id, "bench-small", SIZES.small);
     await seedDecision(pool, user.id, "bench-large", SIZES.large);
-    const { rows: [size] } = await pool.query(`SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`);
+    const {
+      rows: [size],
+    } = await pool.query(
+      `SELECT pg_size_pretty(pg_total_relation_size('"Prediction"')) AS s, (SELECT count(*) FROM "Prediction") AS n`,
+    );
     console.log(`  Prediction table: ${Number(size.n).toLocaleString("en-US")} rows, ${size.s}`);
     await pool.query("VACUUM ANALYZE");
     await pool.end();
@@ -232,7 +359,10 @@ async function main() {
   } else {
     console.log(`Serving the existing build in ${DIST} (BENCH_BUILD=1 rebuilds it).`);
   }
-  const server = spawn(process.execPath, [nextBin(), "start", "-p", String(PORT), "-H", "127.0.0.1"], { stdio: ["ignore", "ignore", "inherit"], env });
+  const server = spawn(process.execPath, [nextBin(), "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env,
+  });
   try {
     const origin = `http://127.0.0.1:${PORT}`;
     await waitForHttp(`${origin}/sign-in`, 120_000);
@@ -248,8 +378,11 @@ async function main() {
     for (const [label, page] of Object.entries(pages)) {
       const res = await fetch(page.url, { headers: { cookie }, redirect: "manual" });
       const html = await res.text();
-      if (res.status !== 200 || !html.includes(page.expect)) throw new Error(`${label}: the page did not render signed in (status ${res.status})`);
-      console.log(`  ${label.padEnd(9)} ${page.url.slice(origin.length)}: ${res.status}, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB of HTML`);
+      if (res.status !== 200 || !html.includes(page.expect))
+        throw new Error(`${label}: the page did not render signed in (status ${res.status})`);
+      console.log(
+        `  ${label.padEnd(9)} ${page.url.slice(origin.length)}: ${res.status}, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB of HTML`,
+      );
     }
     if (!SMOKE) {
       console.log("Warm-up (3 s each)…");
@@ -267,19 +400,38 @@ async function main() {
     }
     const stats = (k: string): Stats => {
       const t = [...all[k]!.times].sort((a, b) => a - b);
-      return { requests: t.length, p50: percentile(t, 0.5), p95: percentile(t, 0.95), p99: percentile(t, 0.99), errors: all[k]!.errors, non2xx: all[k]!.non2xx, rps: t.length / (ROUNDS * SECONDS) };
+      return {
+        requests: t.length,
+        p50: percentile(t, 0.5),
+        p95: percentile(t, 0.95),
+        p99: percentile(t, 0.99),
+        errors: all[k]!.errors,
+        non2xx: all[k]!.non2xx,
+        rps: t.length / (ROUNDS * SECONDS),
+      };
     };
     const s = Object.fromEntries(order.map((k) => [k, stats(k)])) as Record<string, Stats>;
-    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} × ${SECONDS} s per page (full streamed response, ms):`);
-    const labels: Record<string, string> = { list: "/decisions (the list)", demo: `/decisions/${DEMO_DECISION_ID}`, small: `${small} predictions/candidate`, large: `${large} predictions/candidate` };
+    console.log(
+      `\n${CONNECTIONS} connections, ${ROUNDS} alternating round${ROUNDS === 1 ? "" : "s"} × ${SECONDS} s per page (full streamed response, ms):`,
+    );
+    const labels: Record<string, string> = {
+      list: "/decisions (the list)",
+      demo: `/decisions/${DEMO_DECISION_ID}`,
+      small: `${small} predictions/candidate`,
+      large: `${large} predictions/candidate`,
+    };
     for (const k of order) {
       const x = s[k]!;
-      console.log(`  ${labels[k]!.padEnd(34)} requests ${String(x.requests).padStart(6)}  ${x.rps.toFixed(1).padStart(6)} req/s  p50 ${x.p50.toFixed(0).padStart(5)}  p95 ${x.p95.toFixed(0).padStart(5)}  p99 ${x.p99.toFixed(0).padStart(5)}  errors ${x.errors}  non-2xx ${x.non2xx}`);
+      console.log(
+        `  ${labels[k]!.padEnd(34)} requests ${String(x.requests).padStart(6)}  ${x.rps.toFixed(1).padStart(6)} req/s  p50 ${x.p50.toFixed(0).padStart(5)}  p95 ${x.p95.toFixed(0).padStart(5)}  p99 ${x.p99.toFixed(0).padStart(5)}  errors ${x.errors}  non-2xx ${x.non2xx}`,
+      );
     }
     const failures = order.reduce((n, k) => n + s[k]!.errors + s[k]!.non2xx, 0);
     if (SMOKE) {
       const empty = order.filter((k) => s[k]!.requests === 0);
-      console.log(`\nsmoke run: ${failures} errors, ${empty.length ? `no answer from ${empty.join(", ")}` : "every page answered"} (no targets)`);
+      console.log(
+        `\nsmoke run: ${failures} errors, ${empty.length ? `no answer from ${empty.join(", ")}` : "every page answered"} (no targets)`,
+      );
       process.exitCode = failures === 0 && empty.length === 0 ? 0 : 1;
       return;
     }

@@ -20,6 +20,7 @@ export async function signInWithPassword(origin: string, email: string, password
     body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${origin}/decisions` }),
   });
   const session = cookiesOf(res).find((c) => /^(__Secure-)?authjs\.session-token=./.test(c));
-  if (!session) throw new Error(`sign-in as ${email} refused (status ${res.status}, location ${res.headers.get("location")})`);
+  if (!session)
+    throw new Error(`sign-in as ${email} refused (status ${res.status}, location ${res.headers.get("location")})`);
   return session;
 }

@@ -13,8 +13,20 @@ if (SERVER_COMMANDS.has(process.argv[2]) && !process.execArgv.includes("--condit
   const { fileURLToPath } = await import("node:url");
   const child = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../cli/verdict.ts", import.meta.url)), ...process.argv.slice(2)],
-    { stdio: "inherit", env: { ...process.env, TSX_TSCONFIG_PATH: process.env.TSX_TSCONFIG_PATH ?? fileURLToPath(new URL("../tsconfig.json", import.meta.url)) } },
+    [
+      "--conditions=react-server",
+      "--import",
+      import.meta.resolve("tsx"),
+      fileURLToPath(new URL("../cli/verdict.ts", import.meta.url)),
+      ...process.argv.slice(2),
+    ],
+    {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: process.env.TSX_TSCONFIG_PATH ?? fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
+      },
+    },
   );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {

@@ -7,19 +7,45 @@ import { checkEnv } from "../lib/env.ts";
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
 
 const commands: Record<string, Command> = {
-  metrics: { summary: "compute evaluation metrics of labelled scores (CSV, JSONL or Parquet; a file or stdin)", load: () => import("./commands/metrics") },
-  decision: { summary: "create a decision from a JSON file (the body of POST /api/v1/decisions)", load: () => import("./commands/decision") },
-  import: { summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision", load: () => import("./commands/import") },
+  metrics: {
+    summary: "compute evaluation metrics of labelled scores (CSV, JSONL or Parquet; a file or stdin)",
+    load: () => import("./commands/metrics"),
+  },
+  decision: {
+    summary: "create a decision from a JSON file (the body of POST /api/v1/decisions)",
+    load: () => import("./commands/decision"),
+  },
+  import: {
+    summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision",
+    load: () => import("./commands/import"),
+  },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
-  items: { summary: "list an eval run's items behind a figure of the pack (a cell, slice or operating point; CSV)", load: () => import("./commands/items") },
-  run: { summary: "run a candidate's endpoint over the evaluation dataset: start, sweep, watch, cancel; set the protocol and endpoints", load: () => import("./commands/run") },
-  audit: { summary: "verify the audit trail's hash chain, signatures and revisions; print its head", load: () => import("./commands/audit") },
+  items: {
+    summary: "list an eval run's items behind a figure of the pack (a cell, slice or operating point; CSV)",
+    load: () => import("./commands/items"),
+  },
+  run: {
+    summary:
+      "run a candidate's endpoint over the evaluation dataset: start, sweep, watch, cancel; set the protocol and endpoints",
+    load: () => import("./commands/run"),
+  },
+  audit: {
+    summary: "verify the audit trail's hash chain, signatures and revisions; print its head",
+    load: () => import("./commands/audit"),
+  },
 };
 
 export function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ["usage: verdict <command> [options]", "", "commands:", ...lines, "", "Run `verdict <command> --help` for a command's options."].join("\n");
+  return [
+    "usage: verdict <command> [options]",
+    "",
+    "commands:",
+    ...lines,
+    "",
+    "Run `verdict <command> --help` for a command's options.",
+  ].join("\n");
 }
 
 export async function main(argv: string[]): Promise<number> {

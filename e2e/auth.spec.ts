@@ -24,7 +24,10 @@ for (const role of ["analyst", "reviewer", "approver1", "approver2", "admin"] as
 
 test("a wrong password and an unknown email get the same message", async ({ page }) => {
   const messages: string[] = [];
-  for (const [email, password] of [["analyst@verdict.demo", "wrong-password"], ["nobody@verdict.demo", "wrong-password"]]) {
+  for (const [email, password] of [
+    ["analyst@verdict.demo", "wrong-password"],
+    ["nobody@verdict.demo", "wrong-password"],
+  ]) {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(email!);
     await page.getByLabel("Password").fill(password!);

@@ -1,12 +1,20 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 
-const STAGE_NAMES = ["Leaderboard score", "Preference / Elo ranking", "Task-specific accuracy", "Class-balance stress test", "Operational benchmark"];
+const STAGE_NAMES = [
+  "Leaderboard score",
+  "Preference / Elo ranking",
+  "Task-specific accuracy",
+  "Class-balance stress test",
+  "Operational benchmark",
+];
 
 test("the analyst sees the demo decision with its five stages and a figure per candidate", async ({ page }) => {
   await signIn(page, "analyst");
   await page.getByRole("link", { name: "Moderation classifier for the trust & safety queue" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Moderation classifier for the trust & safety queue");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Moderation classifier for the trust & safety queue",
+  );
 
   const table = page.getByRole("table", { name: "Evidence per stage and candidate" });
   const rowHeaders = table.getByRole("rowheader");
@@ -35,7 +43,9 @@ test("the analyst sees the demo decision with its five stages and a figure per c
   await page.screenshot({ path: "test-results/decision-page.png", fullPage: true });
 });
 
-test("the verdict is on page one: the recommendation, each candidate's gates, and why the leaderboard leader loses", async ({ page }) => {
+test("the verdict is on page one: the recommendation, each candidate's gates, and why the leaderboard leader loses", async ({
+  page,
+}) => {
   await signIn(page, "reviewer", "/decisions/demo-moderation");
   const band = page.getByTestId("verdict-band");
   await expect(band).toBeVisible();
@@ -47,7 +57,9 @@ test("the verdict is on page one: the recommendation, each candidate's gates, an
   // At its own cost-optimal threshold the leaderboard leader meets every gate, at three times the cost.
   await expect(band.locator('li[data-candidate="Atlas-70B-Instruct"]')).toContainText(/passes all \d+ gates/);
   await expect(band.locator('li[data-candidate="Lynx-8B"]')).toContainText("fails");
-  await expect(band).toContainText(/The leaderboard leader, Atlas-70B-Instruct \(#1 on [^)]+\), is not the recommendation: another candidate costs less/);
+  await expect(band).toContainText(
+    /The leaderboard leader, Atlas-70B-Instruct \(#1 on [^)]+\), is not the recommendation: another candidate costs less/,
+  );
   // The JSON export names the same recommendation.
   const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   const best = pack.candidates.find((c: { id: string }) => c.id === pack.results.bestCandidateId);

@@ -11,7 +11,9 @@ const PACK = "/decisions/demo-moderation";
 const rows = (page: Page) => page.getByTestId("drill-items").locator("tbody tr");
 const ids = async (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-item")));
 
-test("from a confusion-matrix cell to its items: paged both ways, compared with another candidate, downloaded", async ({ page }) => {
+test("from a confusion-matrix cell to its items: paged both ways, compared with another candidate, downloaded", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signIn(page, "reviewer", PACK);
   const fn = page.getByRole("link", { name: /^Atlas-70B-Instruct: the [\d,]+ items in FN$/ });
@@ -23,9 +25,12 @@ test("from a confusion-matrix cell to its items: paged both ways, compared with 
   // The run's operating threshold is the one its decision's rule chose, as the API states it.
   const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   const atlas = pack.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
-  const threshold = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id).metrics.parameters.threshold;
+  const threshold = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id).metrics.parameters
+    .threshold;
   expect(threshold).not.toBe(0.5);
-  await expect(page.getByTestId("drill-summary")).toContainText(`False negatives (FN) at t = ${threshold} (the run's operating threshold)`);
+  await expect(page.getByTestId("drill-summary")).toContainText(
+    `False negatives (FN) at t = ${threshold} (the run's operating threshold)`,
+  );
   // The list's size is the matrix's count.
   await expect(page.getByTestId("drill-total")).toHaveText(count.toLocaleString("en-US"));
   await expect(rows(page)).toHaveCount(50);
@@ -48,32 +53,58 @@ test("from a confusion-matrix cell to its items: paged both ways, compared with 
   await vsSelect.selectOption((await vsSelect.locator("option", { hasText: "Orca-34B" }).getAttribute("value"))!);
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/vs=\d+/);
-  await expect(page.getByTestId("drill-summary")).toContainText("only the errors Atlas-70B-Instruct makes and Orca-34B does not");
-  expect(await rows(page).evaluateAll((trs) => trs.every((tr) => ["FN", "FP"].includes(tr.getAttribute("data-cell") ?? "")))).toBe(true);
+  await expect(page.getByTestId("drill-summary")).toContainText(
+    "only the errors Atlas-70B-Instruct makes and Orca-34B does not",
+  );
+  expect(
+    await rows(page).evaluateAll((trs) => trs.every((tr) => ["FN", "FP"].includes(tr.getAttribute("data-cell") ?? ""))),
+  ).toBe(true);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("drill-csv").click()]);
   expect(download.suggestedFilename()).toMatch(/^run-\d+-errors-vs-\d+\.csv$/);
-  const csv = await new Promise<string>((resolve, reject) => download.createReadStream().then((s) => { const parts: Buffer[] = []; s.on("data", (c: Buffer) => parts.push(c)); s.on("end", () => resolve(Buffer.concat(parts).toString("utf8"))); s.on("error", reject); }, reject));
+  const csv = await new Promise<string>((resolve, reject) =>
+    download.createReadStream().then((s) => {
+      const parts: Buffer[] = [];
+      s.on("data", (c: Buffer) => parts.push(c));
+      s.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+      s.on("error", reject);
+    }, reject),
+  );
   const lines = csv.trim().split("\r\n");
   expect(lines[0]).toBe("id,cell,label,score,predicted,parse_failure,missing,slice,text");
   expect(lines.length).toBeGreaterThan(1);
   expect(lines.slice(1).every((l) => /^[^,]+,(FN|FP),/.test(l))).toBe(true);
 });
 
-test("from a slice's recall and an operating threshold of the stress test to the items; a bad parameter is named", async ({ page }) => {
+test("from a slice's recall and an operating threshold of the stress test to the items; a bad parameter is named", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signIn(page, "reviewer", PACK);
-  const slice = page.getByTestId("slice-recall").getByRole("link", { name: /^Sentry-Guard-13B, slice .+: the \d+ positives missed$/ }).first();
+  const slice = page
+    .getByTestId("slice-recall")
+    .getByRole("link", { name: /^Sentry-Guard-13B, slice .+: the \d+ positives missed$/ })
+    .first();
   const label = (await slice.getAttribute("aria-label"))!;
   const [, sliceName, missed] = label.match(/slice (.+): the (\d+) positives missed$/)!;
   await slice.click();
   await expect(page).toHaveURL(/cell=FN&slice=/);
   await expect(page.getByTestId("drill-summary")).toContainText(`in slice ${sliceName}`);
   await expect(page.getByTestId("drill-total")).toHaveText(Number(missed).toLocaleString("en-US"));
-  expect(await rows(page).evaluateAll((trs, s) => trs.every((tr) => tr.querySelectorAll("td")[3]?.textContent === s), sliceName)).toBe(true);
+  expect(
+    await rows(page).evaluateAll(
+      (trs, s) => trs.every((tr) => tr.querySelectorAll("td")[3]?.textContent === s),
+      sliceName,
+    ),
+  ).toBe(true);
 
   await page.goto(PACK);
-  await page.getByTestId("stress-figures").locator("tr[data-candidate='Orca-34B']").getByRole("link", { name: "errors at this t" }).first().click();
+  await page
+    .getByTestId("stress-figures")
+    .locator("tr[data-candidate='Orca-34B']")
+    .getByRole("link", { name: "errors at this t" })
+    .first()
+    .click();
   await expect(page).toHaveURL(/cell=errors/);
   await expect(page.getByTestId("drill-summary")).toContainText("Errors (FN, then FP)");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Orca-34B/);

@@ -38,11 +38,14 @@ export async function enrolByInvitation(admin: Page, browser: Browser, person: P
 export async function invitationLinkFor(email: string): Promise<string> {
   let link: string | null = null;
   await expect
-    .poll(() => {
-      const mails = mailsTo(mailDir(), email);
-      link = mails.length ? invitationLinkIn(mails[mails.length - 1]!) : null;
-      return link;
-    }, { message: `an invitation mail to ${email}`, timeout: 15_000 })
+    .poll(
+      () => {
+        const mails = mailsTo(mailDir(), email);
+        link = mails.length ? invitationLinkIn(mails[mails.length - 1]!) : null;
+        return link;
+      },
+      { message: `an invitation mail to ${email}`, timeout: 15_000 },
+    )
     .not.toBeNull();
   return link!;
 }
@@ -70,18 +73,34 @@ export async function acceptInvitationFromMail(browser: Browser, email: string, 
  * the link, and the person accepts it over HTTP (POST /api/v1/invitations/accept).
  */
 export async function enrolByOperator(baseURL: string, databaseUrl: string, person: Person): Promise<void> {
-  const out = spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), "user", "invite", "--email", person.email, "--name", person.name, "--roles", person.roles.join(",")], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, VERDICT_PUBLIC_URL: baseURL },
-    encoding: "utf8",
-  });
+  const out = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "bin/verdict.mjs"),
+      "user",
+      "invite",
+      "--email",
+      person.email,
+      "--name",
+      person.name,
+      "--roles",
+      person.roles.join(","),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, VERDICT_PUBLIC_URL: baseURL },
+      encoding: "utf8",
+    },
+  );
   expect(out.status, out.stderr).toBe(0);
   const token = out.stdout.match(/\/invite\?token=(vdi_[\w-]+)/)?.[1];
   expect(token, out.stdout).toBeTruthy();
   // A context of its own per call: no kept-alive socket the server may have closed meanwhile.
   const http = await request.newContext({ baseURL });
   try {
-    const res = await http.post("/api/v1/invitations/accept", { data: { token, password: person.password, confirm: person.password } });
+    const res = await http.post("/api/v1/invitations/accept", {
+      data: { token, password: person.password, confirm: person.password },
+    });
     expect(res.status(), await res.text()).toBe(201);
   } finally {
     await http.dispose();

@@ -32,14 +32,20 @@ async function atlasRow(page: Page) {
 
 test.describe.configure({ mode: "serial" });
 
-test("the threshold and prevalence controls update the stress test at once, exactly at the stored points", async ({ page }) => {
+test("the threshold and prevalence controls update the stress test at once, exactly at the stored points", async ({
+  page,
+}) => {
   await signIn(page, "reviewer", "/decisions/demo-moderation");
   const pack = await (await page.request.get("/api/v1/decisions/demo-moderation")).json();
   const atlas = pack.candidates.find((c: { name: string }) => c.name === "Atlas-70B-Instruct");
   const run = pack.runs.find((r: { candidateId: string }) => r.candidateId === atlas.id);
   const row = await atlasRow(page);
   // The stored figures are the held-out ones at the threshold the demo's rule chose (issue 14).
-  const storedPrecision = (run.metrics.operatingPoint?.applies ? run.metrics.operatingPoint.heldOut.precision : run.metrics.report.reweighted.precision).toFixed(3);
+  const storedPrecision = (
+    run.metrics.operatingPoint?.applies
+      ? run.metrics.operatingPoint.heldOut.precision
+      : run.metrics.report.reweighted.precision
+  ).toFixed(3);
   await expect(row).toContainText(storedPrecision);
 
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.3");
@@ -54,7 +60,9 @@ test("the threshold and prevalence controls update the stress test at once, exac
   const e2 = expectedAt(run.metrics.curves.roc, 0.3, 0.1);
   await expect(row.locator("td").nth(3)).toContainText(e2.precision.toFixed(3));
   await expect(page.getByRole("figure", { name: /Precision–recall at π = 10\.0%/ })).toBeVisible();
-  await page.locator('section[data-stage-section="class-balance"]').screenshot({ path: "test-results/evidence-what-if.png" });
+  await page
+    .locator('section[data-stage-section="class-balance"]')
+    .screenshot({ path: "test-results/evidence-what-if.png" });
 
   // A reviewer may explore but not save.
   await expect(page.getByRole("button", { name: /Save t =/ })).toHaveCount(0);
@@ -88,7 +96,9 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   await signIn(page, "analyst", `/decisions/${id}`);
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.45");
   await page.getByRole("button", { name: /Save t = 0.45/ }).click();
-  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({
+    timeout: 30_000,
+  });
   // The job queue recomputes them (the pack says "recomputing" meanwhile): wait for the new metrics.
   const thresholds = async () => {
     const { decision, runs } = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
@@ -102,7 +112,9 @@ test("the analyst saves a threshold (audited, metrics recomputed), then restores
   await page.reload();
   await page.getByLabel("Operating threshold", { exact: true }).fill("0.5");
   await page.getByRole("button", { name: /Save t = 0.5/ }).click();
-  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Saved; the metrics of 4 eval runs are being recomputed/)).toBeVisible({
+    timeout: 30_000,
+  });
   const after = await (await page.request.get(`/api/v1/decisions/${id}`)).json();
   expect(after.decision.operatingThreshold).toBe(0.5);
 });

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 
-test("the analyst edits the task parameters and a rationale; the shared schema refuses bad input in the browser", async ({ page }) => {
+test("the analyst edits the task parameters and a rationale; the shared schema refuses bad input in the browser", async ({
+  page,
+}) => {
   await signIn(page, "analyst", "/decisions/demo-moderation");
   await page.getByRole("link", { name: "Edit the decision" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Edit:");
@@ -19,7 +21,8 @@ test("the analyst edits the task parameters and a rationale; the shared schema r
   await rationale.fill("Rank 2 on MMLU.");
   await form.getByRole("button", { name: "Save Orca-34B" }).click();
   await expect(form.getByText(/not just the rank \(at least 15 words\)/)).toBeVisible();
-  const text = "Rank 2 on MMLU and HELM Lite; HELM's toxicity scenarios are closest to our task among public suites (same kind of content), though HELM scores them at balanced prevalence with its own prompt.";
+  const text =
+    "Rank 2 on MMLU and HELM Lite; HELM's toxicity scenarios are closest to our task among public suites (same kind of content), though HELM scores them at balanced prevalence with its own prompt.";
   await rationale.fill(text);
   await form.getByRole("button", { name: "Save Orca-34B" }).click();
   await expect(form.getByText("Saved Orca-34B.")).toBeVisible();

@@ -9,11 +9,15 @@ const STAGES = [
   ["operational", "Operational benchmark"],
 ] as const;
 
-test("a reviewer reads the five stages in order, each with its question, evidence class and verdict role", async ({ page }) => {
+test("a reviewer reads the five stages in order, each with its question, evidence class and verdict role", async ({
+  page,
+}) => {
   // Many assertions and a full-page screenshot of the whole pack: more than the default 30 s on a busy machine.
   test.setTimeout(90_000);
   await signIn(page, "reviewer", "/decisions/demo-moderation");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Moderation classifier for the trust & safety queue");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Moderation classifier for the trust & safety queue",
+  );
   const headings = page.locator("section[data-stage-section] h2");
   await expect(headings).toHaveCount(5);
   for (const [i, [key, name]] of STAGES.entries()) {
@@ -24,7 +28,9 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
     await expect(section).toContainText("Owns the verdict?");
   }
   for (const key of ["leaderboard", "preference"]) {
-    await expect(page.locator(`section[data-stage-section="${key}"]`).getByRole("note").first()).toContainText("Shortlisting only");
+    await expect(page.locator(`section[data-stage-section="${key}"]`).getByRole("note").first()).toContainText(
+      "Shortlisting only",
+    );
   }
 
   // Stage 3: the stored engine figures, read back through the API, are the page's figures.
@@ -36,7 +42,9 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
     await expect(row).toContainText(run.metrics.report.averagePrecision.toFixed(3));
     await expect(row).toContainText(run.metrics.report.rocAuc.toFixed(3));
     await expect(row).toContainText(run.metrics.report.atThreshold.recall.toFixed(3));
-    await expect(page.getByRole("table", { name: `${c.name} (t = ${run.metrics.report.atThreshold.threshold})` })).toContainText(`TP ${run.metrics.report.atThreshold.tp.toLocaleString("en-US")}`);
+    await expect(
+      page.getByRole("table", { name: `${c.name} (t = ${run.metrics.report.atThreshold.threshold})` }),
+    ).toContainText(`TP ${run.metrics.report.atThreshold.tp.toLocaleString("en-US")}`);
   }
   await expect(page.getByTestId("dataset")).toContainText("20,000 items");
 
@@ -60,7 +68,9 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
   await expect(page.getByTestId("slice-recall")).toContainText("scam");
 
   // Stage 5: Orca fails the latency SLO.
-  await expect(page.getByTestId("slo-table").locator('tr[data-candidate="Orca-34B"]')).toContainText("✗ fail — p95 E2E latency");
+  await expect(page.getByTestId("slo-table").locator('tr[data-candidate="Orca-34B"]')).toContainText(
+    "✗ fail — p95 E2E latency",
+  );
 
   // Across stages: funnel, gate table, reversal in words, total cost, significance.
   await expect(page.getByTestId("funnel")).toContainText("Atlas-70B-Instruct");

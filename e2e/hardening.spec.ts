@@ -14,7 +14,13 @@ const MiB = 1024 * 1024;
  * POSTs a chunked body (no Content-Length) of 64 KiB chunks until the server answers or `total`
  * bytes are sent. Returns the status and how much had been sent when the answer came.
  */
-function flood(baseURL: string, path: string, headers: Record<string, string>, total = 200 * MiB, head = ""): Promise<{ status: number; sent: number; body: string }> {
+function flood(
+  baseURL: string,
+  path: string,
+  headers: Record<string, string>,
+  total = 200 * MiB,
+  head = "",
+): Promise<{ status: number; sent: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, baseURL);
     const req = http.request(url, { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } });
@@ -68,7 +74,12 @@ async function makeUser(password: string) {
   const email = `hardening-${id}@verdict.test`;
   const passwordHash = await hash(password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
   // Printed names are unique among active users.
-  await withDb((c) => c.query(`INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, $3, $4, '{REVIEWER}', now())`, [randomUUID(), email, `Hardening Reviewer ${id}`, passwordHash]));
+  await withDb((c) =>
+    c.query(
+      `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, $3, $4, '{REVIEWER}', now())`,
+      [randomUUID(), email, `Hardening Reviewer ${id}`, passwordHash],
+    ),
+  );
   return email;
 }
 
@@ -81,8 +92,18 @@ test.describe("floods: four parallel chunked oversized bodies are cut off with 4
     await ctx.dispose();
     const same = { origin: baseURL!, cookie };
     const cases = [
-      { path: "/api/auth/callback/credentials", headers: { "content-type": "application/x-www-form-urlencoded" }, cap: 16 * 1024, head: "email=a%40b.c&password=" },
-      { path: "/api/v1/decisions", headers: { ...same, "content-type": "application/json" }, cap: MiB, head: '{"title":"' },
+      {
+        path: "/api/auth/callback/credentials",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        cap: 16 * 1024,
+        head: "email=a%40b.c&password=",
+      },
+      {
+        path: "/api/v1/decisions",
+        headers: { ...same, "content-type": "application/json" },
+        cap: MiB,
+        head: '{"title":"',
+      },
       {
         path: "/api/v1/decisions/demo-moderation/datasets?name=flood",
         headers: { ...same, "content-type": "multipart/form-data; boundary=XXB" },
@@ -103,14 +124,20 @@ test.describe("floods: four parallel chunked oversized bodies are cut off with 4
 });
 
 test.describe("headers", () => {
-  test("pages carry a nonce CSP without 'unsafe-inline' scripts, every script has the nonce, and nothing is blocked", async ({ page }) => {
+  test("pages carry a nonce CSP without 'unsafe-inline' scripts, every script has the nonce, and nothing is blocked", async ({
+    page,
+  }) => {
     const violations: string[] = [];
     page.on("console", (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
     const res = await page.goto("/sign-in");
     const policy = res!.headers()["content-security-policy"] ?? "";
-    const scriptSrc = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+    const scriptSrc =
+      policy
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith("script-src")) ?? "";
     expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
     expect(scriptSrc).toContain("'strict-dynamic'");
     expect(scriptSrc).not.toContain("'unsafe-inline'");
@@ -142,14 +169,25 @@ test.describe("headers", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
     await context.close();
-    const ips = await withDb(async (c) => (await c.query<{ ip: string | null }>(`SELECT e.ip FROM "AuditEvent" e JOIN "User" u ON u.id = e."entityId" WHERE u.email = $1 AND e.action = 'auth.sign_in'`, [email])).rows.map((r) => r.ip));
+    const ips = await withDb(async (c) =>
+      (
+        await c.query<{ ip: string | null }>(
+          `SELECT e.ip FROM "AuditEvent" e JOIN "User" u ON u.id = e."entityId" WHERE u.email = $1 AND e.action = 'auth.sign_in'`,
+          [email],
+        )
+      ).rows.map((r) => r.ip),
+    );
     expect(ips).toHaveLength(1);
     expect(ips[0]).not.toBe("6.6.6.6");
     expect(ips[0]).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
 });
 
-test("sign-in: a stranger's wrong passwords slow the stranger down, never lock the user out", async ({ playwright, baseURL, page }) => {
+test("sign-in: a stranger's wrong passwords slow the stranger down, never lock the user out", async ({
+  playwright,
+  baseURL,
+  page,
+}) => {
   test.setTimeout(90_000);
   const password = "hardening-password-2";
   const email = await makeUser(password);
@@ -158,7 +196,9 @@ test("sign-in: a stranger's wrong passwords slow the stranger down, never lock t
   for (let i = 0; i < 7; i++) {
     const csrf = (await (await stranger.get("/api/auth/csrf")).json()) as { csrfToken: string };
     const started = Date.now();
-    const res = await stranger.post("/api/auth/callback/credentials", { form: { email, password: "wrong guess", csrfToken: csrf.csrfToken } });
+    const res = await stranger.post("/api/auth/callback/credentials", {
+      form: { email, password: "wrong guess", csrfToken: csrf.csrfToken },
+    });
     times.push(Date.now() - started);
     expect(res.headers()["location"] ?? "").toMatch(/error/);
   }
@@ -173,6 +213,14 @@ test("sign-in: a stranger's wrong passwords slow the stranger down, never lock t
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   expect(Date.now() - started).toBeLessThan(5000);
-  const failed = await withDb(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action = 'auth.sign_in_failed' AND after->>'email' = $1`, [email])).rows[0]!.n);
+  const failed = await withDb(
+    async (c) =>
+      (
+        await c.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "AuditEvent" WHERE action = 'auth.sign_in_failed' AND after->>'email' = $1`,
+          [email],
+        )
+      ).rows[0]!.n,
+  );
   expect(failed).toBe(7);
 });

@@ -7,7 +7,9 @@ import { signIn } from "./helpers";
  * it — cancelling leaves the demo's evidence as it was (a cancelled run yields no eval run), so the
  * other demo specs see the same figures.
  */
-test("a run of the demo's simulated endpoint shows its progress on the pack page and can be cancelled", async ({ page }) => {
+test("a run of the demo's simulated endpoint shows its progress on the pack page and can be cancelled", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, "analyst", "/decisions/demo-moderation");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Runs from Verdict" }) });

@@ -16,7 +16,10 @@ export async function settled(page: Page) {
 
 /** No horizontal page scroll: wide content scrolls inside its own box. */
 export async function expectNoPageScroll(page: Page, where: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, `${where}: document width at ${innerWidth} px`).toBeLessThanOrEqual(innerWidth);
 }
 
@@ -32,14 +35,25 @@ export async function expectSignOutReachable(page: Page) {
 export async function expectChartsFit(page: Page) {
   // Charts are drawn in the browser once their container is measured, and on the decision page
   // their series once the page's view has arrived.
-  if ((await page.getByTestId("page-view").count()) > 0) await expect(page.getByTestId("page-view")).toHaveAttribute("data-state", "ready");
-  await expect(page.locator("figure.chart .chart-canvas .recharts-wrapper > svg")).toHaveCount(await page.locator("figure.chart").count());
+  if ((await page.getByTestId("page-view").count()) > 0)
+    await expect(page.getByTestId("page-view")).toHaveAttribute("data-state", "ready");
+  await expect(page.locator("figure.chart .chart-canvas .recharts-wrapper > svg")).toHaveCount(
+    await page.locator("figure.chart").count(),
+  );
   const charts = await page.locator("figure.chart").evaluateAll((figures) =>
     figures.map((f) => {
       const box = f.getBoundingClientRect();
-      const svg = f.querySelector(".chart-canvas .recharts-wrapper > svg.recharts-surface")?.getBoundingClientRect() ?? null;
-      const dots = [...f.querySelectorAll(".recharts-reference-dot circle, .recharts-reference-dot-dot")].map((d) => d.getBoundingClientRect());
-      return { id: f.getAttribute("data-chart"), figure: { left: box.left, right: box.right }, svg: svg && { left: svg.left, right: svg.right, width: svg.width }, dots: dots.map((d) => ({ left: d.left, right: d.right })) };
+      const svg =
+        f.querySelector(".chart-canvas .recharts-wrapper > svg.recharts-surface")?.getBoundingClientRect() ?? null;
+      const dots = [...f.querySelectorAll(".recharts-reference-dot circle, .recharts-reference-dot-dot")].map((d) =>
+        d.getBoundingClientRect(),
+      );
+      return {
+        id: f.getAttribute("data-chart"),
+        figure: { left: box.left, right: box.right },
+        svg: svg && { left: svg.left, right: svg.right, width: svg.width },
+        dots: dots.map((d) => ({ left: d.left, right: d.right })),
+      };
     }),
   );
   expect(charts.length).toBeGreaterThan(0);
@@ -55,7 +69,16 @@ export async function expectChartsFit(page: Page) {
 export async function expectNoSeriousAxeViolations(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`), where).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+    ),
+    where,
+  ).toEqual([]);
 }
 
 /** Label/value pairs (the task parameters) have space between them: "Deployment prevalence π 2.0%", never run together. */
@@ -64,7 +87,10 @@ export async function expectLabelsSpaced(page: Page) {
     rows.map((row) => {
       const dt = row.querySelector("dt")!.getBoundingClientRect();
       const dd = row.querySelector("dd")!.getBoundingClientRect();
-      return { label: row.querySelector("dt")!.textContent, gap: dd.top >= dt.bottom - 1 ? Infinity : dd.left - dt.right };
+      return {
+        label: row.querySelector("dt")!.textContent,
+        gap: dd.top >= dt.bottom - 1 ? Infinity : dd.left - dt.right,
+      };
     }),
   );
   expect(pairs.length).toBeGreaterThan(0);

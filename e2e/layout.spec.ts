@@ -1,6 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
-import { expectChartsFit, expectLabelsSpaced, expectNoPageScroll, expectNoSeriousAxeViolations, expectSignOutReachable, PHONE, settled, WIDE } from "./layout-checks";
+import {
+  expectChartsFit,
+  expectLabelsSpaced,
+  expectNoPageScroll,
+  expectNoSeriousAxeViolations,
+  expectSignOutReachable,
+  PHONE,
+  settled,
+  WIDE,
+} from "./layout-checks";
 
 /**
  * Issue 10 item 10 on the demo: at 390 px no page scrolls sideways (wide tables scroll inside
@@ -25,7 +34,9 @@ test.describe("at 390 px", () => {
     }
   });
 
-  test("charts take their card's width and show their operating points; wide tables scroll inside their card", async ({ page }) => {
+  test("charts take their card's width and show their operating points; wide tables scroll inside their card", async ({
+    page,
+  }) => {
     await signIn(page, "reviewer", PACK);
     await settled(page);
     const charts = await expectChartsFit(page);
@@ -33,7 +44,10 @@ test.describe("at 390 px", () => {
     for (const c of charts) expect(c.svg!.width, c.id ?? "").toBeLessThan(PHONE.width);
     expect(charts.find((c) => c.id?.startsWith("pr"))?.dots.length ?? 0).toBeGreaterThan(0);
     const gateTable = page.getByRole("region", { name: "Gate table" });
-    const { scrollWidth, clientWidth } = await gateTable.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+    const { scrollWidth, clientWidth } = await gateTable.evaluate((e) => ({
+      scrollWidth: e.scrollWidth,
+      clientWidth: e.clientWidth,
+    }));
     expect(scrollWidth).toBeGreaterThan(clientWidth); // wider than the phone: it scrolls in its card…
     await gateTable.focus(); // …and a keyboard can scroll it
     await page.keyboard.press("ArrowRight");
@@ -41,7 +55,9 @@ test.describe("at 390 px", () => {
     await expectNoPageScroll(page, PACK);
   });
 
-  test("axe-core: no serious or critical violation on the pack, the review page and the uploads page", async ({ page }) => {
+  test("axe-core: no serious or critical violation on the pack, the review page and the uploads page", async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await signIn(page, "analyst", PACK);
     for (const path of [PACK, `${PACK}/review`, `${PACK}/evidence`]) {
@@ -55,7 +71,9 @@ test.describe("at 390 px", () => {
 test.describe("at 1440 px", () => {
   test.use({ viewport: WIDE });
 
-  test("label/value pairs are spaced, and axe-core finds nothing serious on the approver's review page", async ({ page }) => {
+  test("label/value pairs are spaced, and axe-core finds nothing serious on the approver's review page", async ({
+    page,
+  }) => {
     await signIn(page, "approver1", PACK);
     await settled(page);
     await expectLabelsSpaced(page);

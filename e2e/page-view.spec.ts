@@ -3,7 +3,11 @@ import { signIn } from "./helpers";
 
 // The decision page's view (issue 12 item 1): chart series, stored curves and the what-if's
 // compact pack are fetched once per evidence state instead of riding in the page's HTML.
-test("the decision page fetches its view once per evidence state: not in the HTML, immutable for its tag, refused without a session", async ({ page, playwright, baseURL }) => {
+test("the decision page fetches its view once per evidence state: not in the HTML, immutable for its tag, refused without a session", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   await signIn(page, "reviewer");
   const viewResponse = page.waitForResponse((r) => /\/api\/v1\/decisions\/demo-moderation\/view\?state=/.test(r.url()));
   const document = await page.goto("/decisions/demo-moderation");
@@ -19,7 +23,9 @@ test("the decision page fetches its view once per evidence state: not in the HTM
   expect(Object.keys(view.series).sort()).toEqual(["pr-curves", "reliability"]);
   expect(view.series["pr-curves"]).toHaveLength(4);
   expect(view.whatIf.runs).toHaveLength(4);
-  expect(Object.values(view.curves).every((c) => (c as { roc: { tp: number[] } | null }).roc!.tp.length > 10)).toBe(true);
+  expect(Object.values(view.curves).every((c) => (c as { roc: { tp: number[] } | null }).roc!.tp.length > 10)).toBe(
+    true,
+  );
   // None of it is in the page itself: no curve counts, no compact pack.
   expect(html).not.toContain(JSON.stringify(view.series["pr-curves"][0].points.slice(0, 3)).slice(1, -1));
   expect(html).not.toMatch(/\\?"tp\\?":\[/);

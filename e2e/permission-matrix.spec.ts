@@ -41,7 +41,12 @@ export const PAGES: Entry[] = [
   { file: "app/decisions/[id]/review/page.tsx", method: "GET", url: `/decisions/${DEMO}/review`, allowed: READERS },
   { file: "app/decisions/[id]/evidence/page.tsx", method: "GET", url: `/decisions/${DEMO}/evidence`, allowed: READERS },
   { file: "app/decisions/[id]/edit/page.tsx", method: "GET", url: `/decisions/${DEMO}/edit`, allowed: ["analyst"] },
-  { file: "app/decisions/[id]/runs/[runId]/items/page.tsx", method: "GET", url: `/decisions/${DEMO}/runs/1/items?cell=FN`, allowed: READERS },
+  {
+    file: "app/decisions/[id]/runs/[runId]/items/page.tsx",
+    method: "GET",
+    url: `/decisions/${DEMO}/runs/1/items?cell=FN`,
+    allowed: READERS,
+  },
   { file: "app/settings/page.tsx", method: "GET", url: "/settings", allowed: EVERYONE },
   { file: "app/settings/password/page.tsx", method: "GET", url: "/settings/password", allowed: EVERYONE },
   { file: "app/audit/page.tsx", method: "GET", url: "/audit", allowed: EVERYONE },
@@ -52,16 +57,62 @@ export const PAGES: Entry[] = [
 export const API: Entry[] = [
   { file: "app/api/v1/decisions/route.ts", method: "GET", url: "/api/v1/decisions", allowed: READERS },
   // An incomplete body: the admin gets past the permission check to a 422, nothing is sent.
-  { file: "app/api/v1/invitations/route.ts", method: "POST", url: "/api/v1/invitations", body: { name: "No Email" }, allowed: ["admin"] },
-  { file: "app/api/v1/users/[id]/route.ts", method: "PATCH", url: "/api/v1/users/no-such-user", body: { active: false }, allowed: ["admin"] },
+  {
+    file: "app/api/v1/invitations/route.ts",
+    method: "POST",
+    url: "/api/v1/invitations",
+    body: { name: "No Email" },
+    allowed: ["admin"],
+  },
+  {
+    file: "app/api/v1/users/[id]/route.ts",
+    method: "PATCH",
+    url: "/api/v1/users/no-such-user",
+    body: { active: false },
+    allowed: ["admin"],
+  },
   // A mismatched confirmation: every signed-in user gets past the permission check to a 422.
-  { file: "app/api/v1/account/password/route.ts", method: "POST", url: "/api/v1/account/password", body: { currentPassword: "x", newPassword: "a-long-new-password", confirm: "different" }, allowed: EVERYONE },
+  {
+    file: "app/api/v1/account/password/route.ts",
+    method: "POST",
+    url: "/api/v1/account/password",
+    body: { currentPassword: "x", newPassword: "a-long-new-password", confirm: "different" },
+    allowed: EVERYONE,
+  },
   // An incomplete body: the analyst gets past the permission check to a 422, nothing is created.
-  { file: "app/api/v1/decisions/route.ts", method: "POST", url: "/api/v1/decisions", body: { description: "no title" }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/archive/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/archive`, body: { archived: true }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/candidates`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/view/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/view`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/candidates/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/candidates`, body: { name: "X", provider: "Y" }, allowed: ["analyst"] },
+  {
+    file: "app/api/v1/decisions/route.ts",
+    method: "POST",
+    url: "/api/v1/decisions",
+    body: { description: "no title" },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/archive/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/archive`,
+    body: { archived: true },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/candidates`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/view/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/view`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/candidates`,
+    body: { name: "X", provider: "Y" },
+    allowed: ["analyst"],
+  },
   {
     file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts",
     method: "PATCH",
@@ -69,9 +120,25 @@ export const API: Entry[] = [
     body: { name: "X", provider: "Y", version: "", shortlistRationale: "because" },
     allowed: ["analyst"],
   },
-  { file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts", method: "DELETE", url: `/api/v1/decisions/${MISSING}/candidates/none`, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/shortlist/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/shortlist`, body: { candidates: [{ name: "X", provider: "Y", models: ["m"] }] }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/resemblances/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/resemblances`, allowed: READERS },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/[candidateId]/route.ts",
+    method: "DELETE",
+    url: `/api/v1/decisions/${MISSING}/candidates/none`,
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/shortlist/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/shortlist`,
+    body: { candidates: [{ name: "X", provider: "Y", models: ["m"] }] },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/resemblances/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/resemblances`,
+    allowed: READERS,
+  },
   {
     file: "app/api/v1/decisions/[id]/resemblances/route.ts",
     method: "PUT",
@@ -80,66 +147,231 @@ export const API: Entry[] = [
     allowed: ["analyst"],
   },
   { file: "app/api/v1/decisions/[id]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/route.ts", method: "PATCH", url: `/api/v1/decisions/${MISSING}`, body: { quorum: 2 }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "submit" }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "request_changes", reason: "more data" }, allowed: ["approver1"] },
-  { file: "app/api/v1/decisions/[id]/transitions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/transitions`, body: { action: "reopen" }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/signatures/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/signatures`, allowed: READERS },
+  {
+    file: "app/api/v1/decisions/[id]/route.ts",
+    method: "PATCH",
+    url: `/api/v1/decisions/${MISSING}`,
+    body: { quorum: 2 },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/transitions/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/transitions`,
+    body: { action: "submit" },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/transitions/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/transitions`,
+    body: { action: "request_changes", reason: "more data" },
+    allowed: ["approver1"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/transitions/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/transitions`,
+    body: { action: "reopen" },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/signatures/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/signatures`,
+    allowed: READERS,
+  },
   {
     file: "app/api/v1/decisions/[id]/signatures/route.ts",
     method: "POST",
     url: `/api/v1/decisions/${MISSING}/signatures`,
-    body: { meaning: "APPROVAL", candidateId: "x", reason: "because", email: "approver1@verdict.demo", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    body: {
+      meaning: "APPROVAL",
+      candidateId: "x",
+      reason: "because",
+      email: "approver1@verdict.demo",
+      password: "irrelevant",
+      revisionSha256: "0".repeat(64),
+    },
     allowed: ["approver1"],
   },
   {
     file: "app/api/v1/decisions/[id]/signatures/route.ts",
     method: "POST",
     url: `/api/v1/decisions/${MISSING}/signatures`,
-    body: { meaning: "REVIEW", reason: "because", email: "reviewer@verdict.demo", password: "irrelevant", revisionSha256: "0".repeat(64) },
+    body: {
+      meaning: "REVIEW",
+      reason: "because",
+      email: "reviewer@verdict.demo",
+      password: "irrelevant",
+      revisionSha256: "0".repeat(64),
+    },
     allowed: ["reviewer"],
   },
-  { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/comments`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/comments/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/comments`, body: { body: "hello", stage: null }, allowed: ["reviewer", "approver1"] },
-  { file: "app/api/v1/decisions/[id]/audit-bundle/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/audit-bundle`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/export/json/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/export/json`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/export/pdf/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/export/pdf`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/runs/[runId]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/runs/1`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/runs/[runId]/items/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/runs/1/items?cell=FN&limit=5`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/protocol/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/protocol`, allowed: READERS },
+  {
+    file: "app/api/v1/decisions/[id]/comments/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/comments`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/comments/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/comments`,
+    body: { body: "hello", stage: null },
+    allowed: ["reviewer", "approver1"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/audit-bundle/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/audit-bundle`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/export/json/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/export/json`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/export/pdf/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/export/pdf`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/runs/[runId]/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/runs/1`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/runs/[runId]/items/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/runs/1/items?cell=FN&limit=5`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/protocol/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/protocol`,
+    allowed: READERS,
+  },
   {
     file: "app/api/v1/decisions/[id]/protocol/route.ts",
     method: "PUT",
     url: `/api/v1/decisions/${MISSING}/protocol`,
-    body: { user: "{{text}}", contract: { kind: "labels", labels: ["yes", "no"], positiveLabel: "yes" }, score: { kind: "label" } },
+    body: {
+      user: "{{text}}",
+      contract: { kind: "labels", labels: ["yes", "no"], positiveLabel: "yes" },
+      score: { kind: "label" },
+    },
     allowed: ["analyst"],
   },
-  { file: "app/api/v1/decisions/[id]/candidates/[candidateId]/endpoint/route.ts", method: "PUT", url: `/api/v1/decisions/${MISSING}/candidates/none/endpoint`, body: { baseUrl: "http://127.0.0.1:9/v1", model: "m" }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/harness-runs/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/harness-runs`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/harness-runs/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/harness-runs`, body: { candidateId: "none" }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/harness-runs/[runId]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/harness-runs/999999`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/harness-runs/[runId]/cancel/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/harness-runs/1/cancel`, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/sweeps/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/sweeps`, body: { candidateId: "none", levels: [1] }, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/datasets/[versionId]/csv/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/datasets/999999/csv`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/uploads/[uploadId]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}/uploads/no-such-upload`, allowed: READERS },
-  { file: "app/api/v1/decisions/[id]/datasets/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/datasets`, body: {}, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/leaderboards/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/leaderboards`, body: {}, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/predictions/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/predictions`, body: {}, allowed: ["analyst"] },
-  { file: "app/api/v1/decisions/[id]/serving/route.ts", method: "POST", url: `/api/v1/decisions/${MISSING}/serving`, body: {}, allowed: ["analyst"] },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/[candidateId]/endpoint/route.ts",
+    method: "PUT",
+    url: `/api/v1/decisions/${MISSING}/candidates/none/endpoint`,
+    body: { baseUrl: "http://127.0.0.1:9/v1", model: "m" },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/harness-runs/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/harness-runs`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/harness-runs/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/harness-runs`,
+    body: { candidateId: "none" },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/harness-runs/[runId]/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/harness-runs/999999`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/harness-runs/[runId]/cancel/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/harness-runs/1/cancel`,
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/sweeps/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/sweeps`,
+    body: { candidateId: "none", levels: [1] },
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/datasets/[versionId]/csv/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/datasets/999999/csv`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/uploads/[uploadId]/route.ts",
+    method: "GET",
+    url: `/api/v1/decisions/${DEMO}/uploads/no-such-upload`,
+    allowed: READERS,
+  },
+  {
+    file: "app/api/v1/decisions/[id]/datasets/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/datasets`,
+    body: {},
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/leaderboards/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/leaderboards`,
+    body: {},
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/predictions/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/predictions`,
+    body: {},
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/serving/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/serving`,
+    body: {},
+    allowed: ["analyst"],
+  },
 ];
 
 /** Files under app/ that need no entry: public pages and Auth.js's own handler. */
-const PUBLIC_FILES = ["app/sign-in/page.tsx", "app/api/auth/[...nextauth]/route.ts", "app/invite/page.tsx", "app/api/v1/invitations/accept/route.ts"];
+const PUBLIC_FILES = [
+  "app/sign-in/page.tsx",
+  "app/api/auth/[...nextauth]/route.ts",
+  "app/invite/page.tsx",
+  "app/api/v1/invitations/accept/route.ts",
+];
 
 const contexts = new Map<Who, APIRequestContext>();
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   for (const who of [...ROLES, "signed-out"] as Who[]) {
-    const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0, extraHTTPHeaders: { origin: baseURL! } });
+    const ctx = await playwright.request.newContext({
+      baseURL,
+      maxRedirects: 0,
+      extraHTTPHeaders: { origin: baseURL! },
+    });
     if (who !== "signed-out") {
       const user = demoUser(who);
       const csrf = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-      const res = await ctx.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken, callbackUrl: "/decisions" } });
+      const res = await ctx.post("/api/auth/callback/credentials", {
+        form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken, callbackUrl: "/decisions" },
+      });
       expect(res.status(), `sign-in of ${who}`).toBe(302);
       expect(res.headers()["location"], `sign-in of ${who}`).not.toMatch(/error/);
     }
@@ -151,7 +383,8 @@ test.afterAll(async () => {
   for (const ctx of contexts.values()) await ctx.dispose();
 });
 
-const send = (ctx: APIRequestContext, e: Entry) => ctx.fetch(e.url, { method: e.method, data: e.body, failOnStatusCode: false });
+const send = (ctx: APIRequestContext, e: Entry) =>
+  ctx.fetch(e.url, { method: e.method, data: e.body, failOnStatusCode: false });
 
 for (const e of PAGES) {
   test(`page ${e.url}`, async () => {
@@ -205,9 +438,18 @@ test("every page and route under app/ is in the matrix, and refuses a signed-out
   const anonymous = contexts.get("signed-out")!;
   // Unlisted files still get the signed-out check (any dynamic segment filled with the demo id).
   for (const file of missing) {
-    const url = "/" + file.replace(/^app\//, "").replace(/\/?(page\.tsx|route\.ts)$/, "").replace(/\[[^\]]+\]/g, DEMO);
+    const url =
+      "/" +
+      file
+        .replace(/^app\//, "")
+        .replace(/\/?(page\.tsx|route\.ts)$/, "")
+        .replace(/\[[^\]]+\]/g, DEMO);
     const source = readFileSync(path.join(root, file), "utf8");
-    const methods = file.endsWith("route.ts") ? [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!) : ["GET"];
+    const methods = file.endsWith("route.ts")
+      ? [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map(
+          (m) => m[1]!,
+        )
+      : ["GET"];
     for (const method of methods) {
       const res = await anonymous.fetch(url, { method, failOnStatusCode: false });
       if (file.endsWith("route.ts")) expect(res.status(), `${method} ${url} signed out`).toBe(401);
@@ -217,11 +459,16 @@ test("every page and route under app/ is in the matrix, and refuses a signed-out
   expect(missing, "add these files to PAGES or API in e2e/permission-matrix.spec.ts").toEqual([]);
 });
 
-test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unknown emails apart", async ({ playwright, baseURL }) => {
+test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unknown emails apart", async ({
+  playwright,
+  baseURL,
+}) => {
   const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
   const user = demoUser("reviewer");
   const csrf = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  await ctx.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken } });
+  await ctx.post("/api/auth/callback/credentials", {
+    form: { email: user.email, password: user.password, csrfToken: csrf.csrfToken },
+  });
   const session = (await ctx.storageState()).cookies.find((c) => /authjs\.session-token$/.test(c.name));
   expect(session).toBeDefined();
   expect(session!.httpOnly).toBe(true);
@@ -231,7 +478,9 @@ test("the session cookie is HttpOnly and SameSite=Lax; sign-in does not tell unk
   const fail = async (email: string) => {
     const c = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
     const token = (await (await c.get("/api/auth/csrf")).json()) as { csrfToken: string };
-    const res = await c.post("/api/auth/callback/credentials", { form: { email, password: "definitely-wrong", csrfToken: token.csrfToken } });
+    const res = await c.post("/api/auth/callback/credentials", {
+      form: { email, password: "definitely-wrong", csrfToken: token.csrfToken },
+    });
     const location = res.headers()["location"] ?? "";
     await c.dispose();
     return location.replace(/callbackUrl=[^&]*/, "");
@@ -252,7 +501,13 @@ interface Captured {
   body: Buffer;
 }
 
-async function capture(browser: Browser, role: DemoRole, url: string, act: (page: Page) => Promise<void>, done: (page: Page) => Promise<void>): Promise<Captured> {
+async function capture(
+  browser: Browser,
+  role: DemoRole,
+  url: string,
+  act: (page: Page) => Promise<void>,
+  done: (page: Page) => Promise<void>,
+): Promise<Captured> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, role, url);
   await page.goto(url);
@@ -269,15 +524,26 @@ async function capture(browser: Browser, role: DemoRole, url: string, act: (page
 async function expectRefused(c: Captured, allowed: DemoRole[], decisionId: string) {
   const before = await signoffCounts(decisionId);
   // CSRF: the permitted role's own session, sent from another site, is refused by Next's origin check.
-  const crossSite = await contexts.get(allowed[0]!)!.fetch(c.url, { method: "POST", headers: { ...c.headers, origin: "https://evil.example" }, data: c.body, failOnStatusCode: false });
+  const crossSite = await contexts.get(allowed[0]!)!.fetch(c.url, {
+    method: "POST",
+    headers: { ...c.headers, origin: "https://evil.example" },
+    data: c.body,
+    failOnStatusCode: false,
+  });
   expect(await crossSite.text(), `cross-site ${c.headers["next-action"]}`).not.toMatch(/"ok":true/);
   expect(await signoffCounts(decisionId)).toEqual(before);
   for (const who of [...ROLES, "signed-out"] as Who[]) {
     if (who !== "signed-out" && allowed.includes(who)) continue;
-    const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+    const res = await contexts
+      .get(who)!
+      .fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
     const text = await res.text();
-    if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
-    else expect(text, `${who} replaying ${c.headers["next-action"]}`).toMatch(/do not have permission|Only an? (approver|reviewer)/);
+    if (who === "signed-out")
+      expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
+    else
+      expect(text, `${who} replaying ${c.headers["next-action"]}`).toMatch(
+        /do not have permission|Only an? (approver|reviewer)/,
+      );
     expect(text).not.toMatch(/"ok":true/);
   }
   expect(await signoffCounts(decisionId)).toEqual(before);
@@ -289,42 +555,75 @@ test("every sign-off server action is refused to the roles that may not send it"
   await cloneDemoDecision(id, "E2E permission matrix decision");
   const url = `/decisions/${id}/review`;
 
-  const statusIs = (text: string) => (p: Page) => expect(p.getByRole("region", { name: "Status" }).locator(".badge").first()).toHaveText(text);
-  const submit = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Submit for review" }).click(), statusIs("In review"));
+  const statusIs = (text: string) => (p: Page) =>
+    expect(p.getByRole("region", { name: "Status" }).locator(".badge").first()).toHaveText(text);
+  const submit = await capture(
+    browser,
+    "analyst",
+    url,
+    (p) => p.getByRole("button", { name: "Submit for review" }).click(),
+    statusIs("In review"),
+  );
   await expectRefused(submit, ["analyst"], id);
 
-  const comment = await capture(browser, "reviewer", url, async (p) => {
-    const form = p.getByRole("form", { name: "Comment on the pack as a whole" });
-    await form.getByRole("textbox").fill("Is the eval set recent enough?");
-    await form.getByRole("button", { name: "Post comment" }).click();
-  }, (p) => expect(p.getByText("Is the eval set recent enough?").first()).toBeVisible());
+  const comment = await capture(
+    browser,
+    "reviewer",
+    url,
+    async (p) => {
+      const form = p.getByRole("form", { name: "Comment on the pack as a whole" });
+      await form.getByRole("textbox").fill("Is the eval set recent enough?");
+      await form.getByRole("button", { name: "Post comment" }).click();
+    },
+    (p) => expect(p.getByText("Is the eval set recent enough?").first()).toBeVisible(),
+  );
   await expectRefused(comment, ["reviewer", "approver1"], id);
   // Control: the same replay from another role that may comment goes through, so the refusals
   // above come from the role check and not from a malformed replay.
   const before = (await signoffCounts(id)).comments;
-  await contexts.get("approver1")!.fetch(comment.url, { method: "POST", headers: comment.headers, data: comment.body, failOnStatusCode: false });
+  await contexts
+    .get("approver1")!
+    .fetch(comment.url, { method: "POST", headers: comment.headers, data: comment.body, failOnStatusCode: false });
   expect((await signoffCounts(id)).comments).toBe(before + 1);
 
-  const sign = await capture(browser, "approver1", url, async (p) => {
-    await p.getByRole("button", { name: /Sign revision 1…/ }).click();
-    const dialog = p.getByRole("dialog");
-    await dialog.getByLabel("Candidate approved").selectOption({ label: "Sentry-Guard-13B" });
-    await dialog.getByLabel("Reason").fill("best at our prevalence");
-    await dialog.getByLabel("Email (yours, to sign)").fill(demoUser("approver1").email);
-    await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
-    await dialog.getByRole("button", { name: "Approve Sentry-Guard-13B", exact: true }).click();
-  }, (p) => expect(p.getByTestId("signature-row")).toHaveCount(1));
+  const sign = await capture(
+    browser,
+    "approver1",
+    url,
+    async (p) => {
+      await p.getByRole("button", { name: /Sign revision 1…/ }).click();
+      const dialog = p.getByRole("dialog");
+      await dialog.getByLabel("Candidate approved").selectOption({ label: "Sentry-Guard-13B" });
+      await dialog.getByLabel("Reason").fill("best at our prevalence");
+      await dialog.getByLabel("Email (yours, to sign)").fill(demoUser("approver1").email);
+      await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser("approver1").password);
+      await dialog.getByRole("button", { name: "Approve Sentry-Guard-13B", exact: true }).click();
+    },
+    (p) => expect(p.getByTestId("signature-row")).toHaveCount(1),
+  );
   await expectRefused(sign, ["approver1"], id);
 
-  const changes = await capture(browser, "approver1", url, async (p) => {
-    await p.getByText("Request changes", { exact: true }).first().click();
-    const form = p.getByRole("form", { name: "Request changes" });
-    await form.getByLabel("Which changes do you request?").fill("Add serving runs at concurrency 64.");
-    await form.getByRole("button", { name: "Request changes" }).click();
-  }, statusIs("Changes requested"));
+  const changes = await capture(
+    browser,
+    "approver1",
+    url,
+    async (p) => {
+      await p.getByText("Request changes", { exact: true }).first().click();
+      const form = p.getByRole("form", { name: "Request changes" });
+      await form.getByLabel("Which changes do you request?").fill("Add serving runs at concurrency 64.");
+      await form.getByRole("button", { name: "Request changes" }).click();
+    },
+    statusIs("Changes requested"),
+  );
   await expectRefused(changes, ["approver1"], id);
 
-  const reopen = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Back to draft" }).click(), statusIs("Draft"));
+  const reopen = await capture(
+    browser,
+    "analyst",
+    url,
+    (p) => p.getByRole("button", { name: "Back to draft" }).click(),
+    statusIs("Draft"),
+  );
   await expectRefused(reopen, ["analyst"], id);
   expect((await signoffCounts(id)).status).toBe("DRAFT");
 });
@@ -332,23 +631,37 @@ test("every sign-off server action is refused to the roles that may not send it"
 test("the admin's user actions are refused to every other role and signed out", async ({ browser }) => {
   test.setTimeout(120_000);
   const email = `matrix-${Date.now()}@verdict.test`;
-  const create = await capture(browser, "admin", "/admin/users", async (p) => {
-    const form = p.locator("form", { has: p.getByRole("button", { name: "Send invitation" }) });
-    await form.getByLabel("Printed name").fill(`Matrix Person ${Date.now()}`);
-    await form.getByLabel("Email").fill(email);
-    await form.getByLabel("reviewer").check();
-    await form.getByRole("button", { name: "Send invitation" }).click();
-  }, (p) => expect(p.getByRole("cell", { name: email, exact: true })).toBeVisible());
+  const create = await capture(
+    browser,
+    "admin",
+    "/admin/users",
+    async (p) => {
+      const form = p.locator("form", { has: p.getByRole("button", { name: "Send invitation" }) });
+      await form.getByLabel("Printed name").fill(`Matrix Person ${Date.now()}`);
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("reviewer").check();
+      await form.getByRole("button", { name: "Send invitation" }).click();
+    },
+    (p) => expect(p.getByRole("cell", { name: email, exact: true })).toBeVisible(),
+  );
   // The invitation is accepted, so the roles form of the new user exists.
   await acceptInvitationFromMail(browser, email, "a-long-enough-password");
-  const roles = await capture(browser, "admin", "/admin/users", async (p) => {
-    const form = p.getByRole("form", { name: `Roles of ${email}` });
-    await form.getByLabel("approver").check();
-    await form.getByRole("button", { name: "Save roles" }).click();
-  }, (p) => expect(p.getByRole("form", { name: `Roles of ${email}` }).getByRole("status")).toContainText("saved"));
+  const roles = await capture(
+    browser,
+    "admin",
+    "/admin/users",
+    async (p) => {
+      const form = p.getByRole("form", { name: `Roles of ${email}` });
+      await form.getByLabel("approver").check();
+      await form.getByRole("button", { name: "Save roles" }).click();
+    },
+    (p) => expect(p.getByRole("form", { name: `Roles of ${email}` }).getByRole("status")).toContainText("saved"),
+  );
   for (const c of [create, roles]) {
     for (const who of ["analyst", "reviewer", "approver1", "signed-out"] as Who[]) {
-      const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+      const res = await contexts
+        .get(who)!
+        .fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
       const text = await res.text();
       if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text)).toBe(true);
       else expect(text, `${who} replaying an admin action`).toMatch(/do not have permission/);
@@ -359,9 +672,12 @@ test("the admin's user actions are refused to every other role and signed out", 
 
 async function expectReplaysRefused(c: Captured, refused: Who[]) {
   for (const who of refused) {
-    const res = await contexts.get(who)!.fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
+    const res = await contexts
+      .get(who)!
+      .fetch(c.url, { method: "POST", headers: c.headers, data: c.body, failOnStatusCode: false });
     const text = await res.text();
-    if (who === "signed-out") expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
+    if (who === "signed-out")
+      expect(res.status() >= 300 || /session has ended/.test(text), `signed out: ${res.status()}`).toBe(true);
     else expect(text, `${who} replaying ${c.headers["next-action"]}`).toMatch(/do not have permission/);
     expect(text).not.toMatch(/"ok":true/);
   }
@@ -372,6 +688,12 @@ test("the analyst's task-parameter action is refused to every other role and sig
   const id = `e2e-matrix-edit-${Date.now()}`;
   await cloneDemoDecision(id, "E2E permission matrix edit decision");
   const url = `/decisions/${id}/edit`;
-  const params = await capture(browser, "analyst", url, (p) => p.getByRole("button", { name: "Save the task parameters" }).click(), (p) => expect(p.getByText(/^Saved/).first()).toBeVisible());
+  const params = await capture(
+    browser,
+    "analyst",
+    url,
+    (p) => p.getByRole("button", { name: "Save the task parameters" }).click(),
+    (p) => expect(p.getByText(/^Saved/).first()).toBeVisible(),
+  );
   await expectReplaysRefused(params, ["reviewer", "approver1", "admin", "signed-out"]);
 });

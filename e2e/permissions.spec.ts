@@ -19,19 +19,32 @@ test("the server refuses a reviewer's analyst-only mutation and changes nothing"
 test("the same request from the analyst passes the role check", async ({ page, baseURL }) => {
   await signIn(page, "analyst");
   const current = (await (await page.request.get("/api/v1/decisions/demo-moderation")).json()).decision;
-  const response = await page.request.patch("/api/v1/decisions/demo-moderation", { data: { quorum: current.quorum }, headers: { origin: baseURL! } });
+  const response = await page.request.patch("/api/v1/decisions/demo-moderation", {
+    data: { quorum: current.quorum },
+    headers: { origin: baseURL! },
+  });
   expect(response.status()).toBe(200);
-  const invalid = await page.request.patch("/api/v1/decisions/demo-moderation", { data: { prevalence: 1.5 }, headers: { origin: baseURL! } });
+  const invalid = await page.request.patch("/api/v1/decisions/demo-moderation", {
+    data: { prevalence: 1.5 },
+    headers: { origin: baseURL! },
+  });
   expect(invalid.status()).toBe(422);
 });
 
 test("a cross-site mutation with the analyst's cookie is refused", async ({ page }) => {
   await signIn(page, "analyst");
-  const response = await page.request.patch("/api/v1/decisions/demo-moderation", { data: { quorum: 2 }, headers: { origin: "https://evil.example" } });
+  const response = await page.request.patch("/api/v1/decisions/demo-moderation", {
+    data: { quorum: 2 },
+    headers: { origin: "https://evil.example" },
+  });
   expect(response.status()).toBe(403);
 });
 
-test("a reviewer gets the 403 page for the admin area; the API without a session answers 401", async ({ page, playwright, baseURL }) => {
+test("a reviewer gets the 403 page for the admin area; the API without a session answers 401", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   await signIn(page, "reviewer");
   const response = await page.goto("/admin/users");
   expect(response?.status()).toBe(403);
@@ -43,7 +56,10 @@ test("a reviewer gets the 403 page for the admin area; the API without a session
   await anonymous.dispose();
 });
 
-test("the admin invites a user with roles; the page never shows the link nor a password hash", async ({ page, browser }) => {
+test("the admin invites a user with roles; the page never shows the link nor a password hash", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, "admin", "/admin/users");
   const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@verdict.test`;
   const form = page.locator("form", { has: page.getByRole("button", { name: "Send invitation" }) });

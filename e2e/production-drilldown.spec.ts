@@ -11,16 +11,26 @@ import { enrolByOperator } from "./enrol";
  * keyset pages, the CSV), by the CLI, and in Chromium from the pack's confusion matrix.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+const DATABASE_URL =
+  process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
 const PASSWORD = "drill-down reviewer passphrase 2026";
 
 function verdict(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, ...env }, encoding: "utf8" });
+  return spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL, ...env },
+    encoding: "utf8",
+  });
 }
 
 async function user(baseURL: string, role: string) {
   const email = `drill-${role.toLowerCase()}-${randomUUID().slice(0, 8)}@acme.test`;
-  await enrolByOperator(baseURL, DATABASE_URL, { email, name: `Drill ${role} ${email.split("-")[2]!.split("@")[0]}`, roles: [role], password: PASSWORD });
+  await enrolByOperator(baseURL, DATABASE_URL, {
+    email,
+    name: `Drill ${role} ${email.split("-")[2]!.split("@")[0]}`,
+    roles: [role],
+    password: PASSWORD,
+  });
   const token = verdict(["token", "create", "--email", email]);
   expect(token.status, token.stderr).toBe(0);
   return { email, token: token.stdout.trim() };
@@ -35,14 +45,39 @@ const DATASET = [
   "i04,fraud,card,Invoice 4 with a forged stamp",
   "i05,fraud,wire,Invoice 5 for services never rendered",
   "i06,legit,,Invoice 6 monthly rent",
-  "i07,legit,,\"=SUM(A1:A9), a formula in the text\"",
+  'i07,legit,,"=SUM(A1:A9), a formula in the text"',
   "i08,legit,card,Invoice 8 office chairs",
   "i09,legit,,Invoice 9 cloud hosting",
   "i10,legit,,Invoice 10 catering",
   "i11,fraud,card,Invoice 11 from a shell company",
 ].join("\n");
-const PREDICTIONS_A = ["id,score,parse_failure", "i01,0.9,false", "i02,0.2,false", "i03,0.4,false", "i04,,true", "i06,0.7,false", "i07,0.95,false", "i08,0.1,false", "i09,0.3,false", "i10,0.5,false", "i11,0.2,false"].join("\n");
-const PREDICTIONS_B = ["id,score", "i01,0.8", "i02,0.7", "i03,0.1", "i04,0.6", "i05,0.9", "i06,0.2", "i07,0.9", "i08,0.6", "i09,0.1", "i10,0.4", "i11,0.3"].join("\n");
+const PREDICTIONS_A = [
+  "id,score,parse_failure",
+  "i01,0.9,false",
+  "i02,0.2,false",
+  "i03,0.4,false",
+  "i04,,true",
+  "i06,0.7,false",
+  "i07,0.95,false",
+  "i08,0.1,false",
+  "i09,0.3,false",
+  "i10,0.5,false",
+  "i11,0.2,false",
+].join("\n");
+const PREDICTIONS_B = [
+  "id,score",
+  "i01,0.8",
+  "i02,0.7",
+  "i03,0.1",
+  "i04,0.6",
+  "i05,0.9",
+  "i06,0.2",
+  "i07,0.9",
+  "i08,0.6",
+  "i09,0.1",
+  "i10,0.4",
+  "i11,0.3",
+].join("\n");
 
 let analyst: APIRequestContext;
 let reviewer: APIRequestContext;
@@ -67,12 +102,32 @@ test.afterAll(async () => {
   await Promise.all([analyst.dispose(), reviewer.dispose(), admin.dispose()]);
 });
 
-type Page = { items: { id: string; cell: string; score: number | null; parseFailure: boolean; missing: boolean }[]; next: string | null; previous: string | null; total: number | null; filter: { cell: string; vs: number | null } };
+type Page = {
+  items: { id: string; cell: string; score: number | null; parseFailure: boolean; missing: boolean }[];
+  next: string | null;
+  previous: string | null;
+  total: number | null;
+  filter: { cell: string; vs: number | null };
+};
 
-test("a decision from scratch: its items by HTTP, by the CLI and from the pack's confusion matrix in Chromium", async ({ page }) => {
+test("a decision from scratch: its items by HTTP, by the CLI and from the pack's confusion matrix in Chromium", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const created = await analyst.post("/api/v1/decisions", {
-    data: { title: "Invoice fraud drill-down", description: "", positiveClass: "fraud", prevalence: 0.05, costFn: 100, costFp: 2, currency: "EUR", recallFloor: 0.8, operatingThreshold: 0.5, operatingRule: "FIXED", quorum: 1 },
+    data: {
+      title: "Invoice fraud drill-down",
+      description: "",
+      positiveClass: "fraud",
+      prevalence: 0.05,
+      costFn: 100,
+      costFp: 2,
+      currency: "EUR",
+      recallFloor: 0.8,
+      operatingThreshold: 0.5,
+      operatingRule: "FIXED",
+      quorum: 1,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const decisionId = ((await created.json()) as { decision: { id: string } }).decision.id;
@@ -83,14 +138,26 @@ test("a decision from scratch: its items by HTTP, by the CLI and from the pack's
     return ((await res.json()) as { candidate: { id: string } }).candidate.id;
   };
   const [alpha, beta] = [await candidate("Alpha Fraud"), await candidate("Beta Fraud")];
-  const dataset = await analyst.post(`${base}/datasets?name=invoices&negativeLabels=legit&filename=invoices.csv`, { data: DATASET, headers: { "content-type": "text/csv" } });
+  const dataset = await analyst.post(`${base}/datasets?name=invoices&negativeLabels=legit&filename=invoices.csv`, {
+    data: DATASET,
+    headers: { "content-type": "text/csv" },
+  });
   expect(dataset.status(), await dataset.text()).toBe(201);
   const versionId = ((await dataset.json()) as { datasetVersionId: number }).datasetVersionId;
   const runOf = async (candidateId: string, csv: string) => {
-    const res = await analyst.post(`${base}/predictions?candidateId=${candidateId}&datasetVersionId=${versionId}&filename=p.csv`, { data: csv, headers: { "content-type": "text/csv" } });
+    const res = await analyst.post(
+      `${base}/predictions?candidateId=${candidateId}&datasetVersionId=${versionId}&filename=p.csv`,
+      { data: csv, headers: { "content-type": "text/csv" } },
+    );
     expect(res.status(), await res.text()).toBe(201);
     const runId = ((await res.json()) as { runId: number }).runId;
-    await expect.poll(async () => ((await (await analyst.get(`${base}/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 90_000 }).toBe("DONE");
+    await expect
+      .poll(
+        async () =>
+          ((await (await analyst.get(`${base}/runs/${runId}`)).json()) as { run: { status: string } }).run.status,
+        { timeout: 90_000 },
+      )
+      .toBe("DONE");
     return runId;
   };
   const runA = await runOf(alpha, PREDICTIONS_A);
@@ -103,14 +170,19 @@ test("a decision from scratch: its items by HTTP, by the CLI and from the pack's
   expect(anonymous.status()).toBe(401);
   const bad = await reviewer.get(`${items}?cell=FX&limit=0&offset=10`);
   expect(bad.status()).toBe(422);
-  const fields = ((await bad.json()) as { error: { details: { issues: { field: string }[] } } }).error.details.issues.map((i) => i.field).sort();
+  const fields = ((await bad.json()) as { error: { details: { issues: { field: string }[] } } }).error.details.issues
+    .map((i) => i.field)
+    .sort();
   expect(fields).toEqual(["cell", "limit", "offset"]);
   expect((await reviewer.get(`${base}/runs/999999/items`)).status()).toBe(404);
 
   // FN first (by score, ties by id: the parse failure and the missing prediction score 0), paged by cursors.
   const p1 = (await (await reviewer.get(`${items}?cell=FN&limit=2`)).json()) as Page;
   expect(p1.items.map((i) => i.id)).toEqual(["i04", "i05"]);
-  expect(p1.items.map((i) => [i.parseFailure, i.missing])).toEqual([[true, false], [false, true]]);
+  expect(p1.items.map((i) => [i.parseFailure, i.missing])).toEqual([
+    [true, false],
+    [false, true],
+  ]);
   expect(p1.total).toBe(5);
   expect(p1.previous).toBeNull();
   const p2 = (await (await reviewer.get(`${items}?cell=FN&limit=2&after=${p1.next}`)).json()) as Page;
@@ -118,7 +190,19 @@ test("a decision from scratch: its items by HTTP, by the CLI and from the pack's
   const back = (await (await reviewer.get(`${items}?cell=FN&limit=2&before=${p2.previous}`)).json()) as Page;
   expect(back.items.map((i) => i.id)).toEqual(["i04", "i05"]);
   const all = (await (await reviewer.get(`${items}?limit=500`)).json()) as Page;
-  expect(all.items.map((i) => i.id)).toEqual(["i04", "i05", "i02", "i11", "i03", "i07", "i06", "i10", "i01", "i09", "i08"]);
+  expect(all.items.map((i) => i.id)).toEqual([
+    "i04",
+    "i05",
+    "i02",
+    "i11",
+    "i03",
+    "i07",
+    "i06",
+    "i10",
+    "i01",
+    "i09",
+    "i08",
+  ]);
   const vs = (await (await reviewer.get(`${items}?vs=${runB}`)).json()) as Page;
   expect(vs.filter).toMatchObject({ cell: "errors", vs: runB });
   expect(vs.items.map((i) => i.id)).toEqual(["i04", "i05", "i02", "i06", "i10"]);
@@ -134,7 +218,19 @@ test("a decision from scratch: its items by HTTP, by the CLI and from the pack's
   ]);
 
   // The CLI, as the reviewer's token.
-  const cli = verdict(["items", "--decision", decisionId, "--run", String(runA), "--cell", "FN", "--slice", "card", "--token", reviewerToken]);
+  const cli = verdict([
+    "items",
+    "--decision",
+    decisionId,
+    "--run",
+    String(runA),
+    "--cell",
+    "FN",
+    "--slice",
+    "card",
+    "--token",
+    reviewerToken,
+  ]);
   expect(cli.status, cli.stderr).toBe(0);
   expect((JSON.parse(cli.stdout) as Page).items.map((i) => i.id)).toEqual(["i04", "i11", "i03"]);
 
@@ -152,7 +248,9 @@ test("a decision from scratch: its items by HTTP, by the CLI and from the pack's
   await expect(rows.nth(1)).toContainText("no prediction (counts as an error)");
   await page.getByLabel("Only errors this candidate makes vs").selectOption({ label: `Beta Fraud (run #${runB})` });
   await page.getByRole("button", { name: "Show" }).click();
-  await expect(page.getByTestId("drill-summary")).toContainText("only the errors Alpha Fraud makes and Beta Fraud does not");
+  await expect(page.getByTestId("drill-summary")).toContainText(
+    "only the errors Alpha Fraud makes and Beta Fraud does not",
+  );
   await expect(rows).toHaveCount(3); // FN only A misses: i04, i05, i02
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("drill-csv").click()]);
   expect(download.suggestedFilename()).toBe(`run-${runA}-FN-vs-${runB}.csv`);

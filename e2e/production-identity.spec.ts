@@ -12,10 +12,21 @@ import { enrolByInvitation, enrolByOperator, invitationLinkFor, type Person } fr
  * the admin (their session and token end at once) and reactivated.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+const DATABASE_URL =
+  process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
 const id = randomUUID().slice(0, 8);
-const admin: Person = { name: `Identity Admin ${id}`, email: `identity-admin-${id}@acme.test`, password: "the admin's own passphrase", roles: ["ADMIN"] };
-const approver: Person = { name: `Ines Approver ${id}`, email: `ines-${id}@acme.test`, password: "ines chose this passphrase", roles: ["APPROVER"] };
+const admin: Person = {
+  name: `Identity Admin ${id}`,
+  email: `identity-admin-${id}@acme.test`,
+  password: "the admin's own passphrase",
+  roles: ["ADMIN"],
+};
+const approver: Person = {
+  name: `Ines Approver ${id}`,
+  email: `ines-${id}@acme.test`,
+  password: "ines chose this passphrase",
+  roles: ["APPROVER"],
+};
 
 async function signIn(page: Page, person: Pick<Person, "email" | "password">, next = "/settings") {
   await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
@@ -28,7 +39,10 @@ async function signIn(page: Page, person: Pick<Person, "email" | "password">, ne
 test.describe.serial("identity on the production server", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test("an admin invites from the admin page; the mailed link sets the user's own password, once", async ({ browser, baseURL }) => {
+  test("an admin invites from the admin page; the mailed link sets the user's own password, once", async ({
+    browser,
+    baseURL,
+  }) => {
     await enrolByOperator(baseURL!, DATABASE_URL, admin);
     const page = await (await browser.newContext()).newPage();
     await signIn(page, admin, "/admin/users");
@@ -44,7 +58,9 @@ test.describe.serial("identity on the production server", () => {
     expect(await page.content()).not.toContain("vdi_");
   });
 
-  test("the user signs in with their password and changes it; their other session ends, this one stays", async ({ browser }) => {
+  test("the user signs in with their password and changes it; their other session ends, this one stays", async ({
+    browser,
+  }) => {
     const first = await (await browser.newContext()).newPage();
     const second = await (await browser.newContext()).newPage();
     await signIn(first, approver);
@@ -62,11 +78,31 @@ test.describe.serial("identity on the production server", () => {
     await expect(first).toHaveURL(/\/sign-in/);
   });
 
-  test("an API token cannot sign; deactivation ends the session and the token at once; reactivation restores sign-in", async ({ browser, playwright, baseURL }) => {
-    const tokenOut = spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), "token", "create", "--email", approver.email], { cwd: ROOT, env: { ...process.env, DATABASE_URL }, encoding: "utf8" });
+  test("an API token cannot sign; deactivation ends the session and the token at once; reactivation restores sign-in", async ({
+    browser,
+    playwright,
+    baseURL,
+  }) => {
+    const tokenOut = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "bin/verdict.mjs"), "token", "create", "--email", approver.email],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL }, encoding: "utf8" },
+    );
     expect(tokenOut.status, tokenOut.stderr).toBe(0);
-    const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${tokenOut.stdout.trim()}` } });
-    const signed = await api.post("/api/v1/decisions/any-decision/signatures", { data: { meaning: "APPROVAL", candidateId: "x", reason: "by script", email: approver.email, password: approver.password, revisionSha256: "0".repeat(64) } });
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${tokenOut.stdout.trim()}` },
+    });
+    const signed = await api.post("/api/v1/decisions/any-decision/signatures", {
+      data: {
+        meaning: "APPROVAL",
+        candidateId: "x",
+        reason: "by script",
+        email: approver.email,
+        password: approver.password,
+        revisionSha256: "0".repeat(64),
+      },
+    });
     expect(signed.status()).toBe(403);
     expect((await signed.json()).error.message).toMatch(/API tokens cannot sign/);
     expect((await api.get("/api/v1/decisions")).status()).toBe(200);
@@ -82,8 +118,13 @@ test.describe.serial("identity on the production server", () => {
     await expect(user).toHaveURL(/\/sign-in/);
     expect((await api.get("/api/v1/decisions")).status()).toBe(401);
     await page.goto("/admin/users"); // the admin's own session is untouched
-    await page.getByRole("form", { name: `Account of ${approver.email}` }).getByRole("button", { name: `Reactivate ${approver.email}` }).click();
-    await expect(page.getByRole("form", { name: `Account of ${approver.email}` }).getByRole("status")).toContainText("reactivated");
+    await page
+      .getByRole("form", { name: `Account of ${approver.email}` })
+      .getByRole("button", { name: `Reactivate ${approver.email}` })
+      .click();
+    await expect(page.getByRole("form", { name: `Account of ${approver.email}` }).getByRole("status")).toContainText(
+      "reactivated",
+    );
     await signIn(user, approver);
     expect((await api.get("/api/v1/decisions")).status()).toBe(401); // the token stays revoked
     await api.dispose();

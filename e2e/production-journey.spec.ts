@@ -18,7 +18,8 @@ import { enrolByInvitation } from "./enrol";
  * Nothing here touches SQL.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+const DATABASE_URL =
+  process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
 const FIXTURES = path.join(ROOT, "test/fixtures/external");
 // Real samples (see their SOURCE.txt): 51 rows, byte-exact, of the Open LLM Leaderboard v2 contents
 // table (the 1,000-row file takes half a minute to import and makes the shortlist table slow to
@@ -29,11 +30,36 @@ const ARENA = "chatbot-arena/leaderboard_table_20231206.csv";
 
 type Person = "admin" | "analyst" | "reviewer" | "approverA" | "approverB";
 const PEOPLE: Record<Person, { name: string; email: string; password: string; role: string }> = {
-  admin: { name: "Grace Operator", email: "grace.operator@example.com", password: "first admin passphrase 2025", role: "ADMIN" },
-  analyst: { name: "Noor Analyst", email: "noor.analyst@example.com", password: "analyst passphrase 2025", role: "ANALYST" },
-  reviewer: { name: "Rafael Reviewer", email: "rafael.reviewer@example.com", password: "reviewer passphrase 2025", role: "REVIEWER" },
-  approverA: { name: "Aiko Approver", email: "aiko.approver@example.com", password: "approver A passphrase 2025", role: "APPROVER" },
-  approverB: { name: "Bram Approver", email: "bram.approver@example.com", password: "approver B passphrase 2025", role: "APPROVER" },
+  admin: {
+    name: "Grace Operator",
+    email: "grace.operator@example.com",
+    password: "first admin passphrase 2025",
+    role: "ADMIN",
+  },
+  analyst: {
+    name: "Noor Analyst",
+    email: "noor.analyst@example.com",
+    password: "analyst passphrase 2025",
+    role: "ANALYST",
+  },
+  reviewer: {
+    name: "Rafael Reviewer",
+    email: "rafael.reviewer@example.com",
+    password: "reviewer passphrase 2025",
+    role: "REVIEWER",
+  },
+  approverA: {
+    name: "Aiko Approver",
+    email: "aiko.approver@example.com",
+    password: "approver A passphrase 2025",
+    role: "APPROVER",
+  },
+  approverB: {
+    name: "Bram Approver",
+    email: "bram.approver@example.com",
+    password: "approver B passphrase 2025",
+    role: "APPROVER",
+  },
 };
 
 /**
@@ -42,9 +68,30 @@ const PEOPLE: Record<Person, { name: string; email: string; password: string; ro
  * 0.5 threshold, the second about 85 % (above the 0.8 recall floor), the third about a third (fails it).
  */
 const CANDIDATES = [
-  { name: "Yi-34B-Chat", provider: "01.AI", leaderboardName: "01-ai/Yi-34B-Chat", arenaName: "Yi-34B-chat", positives: [0.55, 0.44], seed: 1 },
-  { name: "Zephyr-7B-beta", provider: "Hugging Face H4", leaderboardName: "HuggingFaceH4/zephyr-7b-beta", arenaName: "Zephyr-7b-beta", positives: [0.42, 0.55], seed: 2 },
-  { name: "Zephyr-7B-alpha", provider: "Hugging Face H4", leaderboardName: "HuggingFaceH4/zephyr-7b-alpha", arenaName: "Zephyr-7b-alpha", positives: [0.1, 0.6], seed: 3 },
+  {
+    name: "Yi-34B-Chat",
+    provider: "01.AI",
+    leaderboardName: "01-ai/Yi-34B-Chat",
+    arenaName: "Yi-34B-chat",
+    positives: [0.55, 0.44],
+    seed: 1,
+  },
+  {
+    name: "Zephyr-7B-beta",
+    provider: "Hugging Face H4",
+    leaderboardName: "HuggingFaceH4/zephyr-7b-beta",
+    arenaName: "Zephyr-7b-beta",
+    positives: [0.42, 0.55],
+    seed: 2,
+  },
+  {
+    name: "Zephyr-7B-alpha",
+    provider: "Hugging Face H4",
+    leaderboardName: "HuggingFaceH4/zephyr-7b-alpha",
+    arenaName: "Zephyr-7b-alpha",
+    positives: [0.1, 0.6],
+    seed: 3,
+  },
 ] as const;
 const CHOICE = CANDIDATES[0];
 const CITED_SUITES = ["IFEval", "Chatbot Arena"];
@@ -57,7 +104,8 @@ const noise = (i: number, seed: number) => {
   const x = Math.sin(i * 12.9898 + seed * 78.233) * 43758.5453;
   return x - Math.floor(x);
 };
-const DATASET_CSV = ["id,label", ...Array.from({ length: ITEMS }, (_, i) => `${itemId(i)},${isPositive(i) ? 1 : 0}`)].join("\n") + "\n";
+const DATASET_CSV =
+  ["id,label", ...Array.from({ length: ITEMS }, (_, i) => `${itemId(i)},${isPositive(i) ? 1 : 0}`)].join("\n") + "\n";
 function predictionsCsv(candidate: (typeof CANDIDATES)[number]): string {
   const [offset, spread] = candidate.positives;
   const rows = Array.from({ length: ITEMS }, (_, i) => {
@@ -69,11 +117,13 @@ function predictionsCsv(candidate: (typeof CANDIDATES)[number]): string {
 }
 /** Generic serving CSV: two load levels, both within the SLOs set below (p95 E2E ≤ 2000 ms, p95 TTFT ≤ 500 ms, ≥ 5 req/s at concurrency 16). */
 function servingCsv(candidate: (typeof CANDIDATES)[number], k: number): string {
-  return [
-    "model,tool,concurrency,request_throughput,completed,failed,mean_input_tokens,mean_output_tokens,ttft_p50_ms,ttft_p95_ms,e2e_p50_ms,e2e_p95_ms",
-    `${candidate.name},vllm bench serve,1,${(1.9 - 0.2 * k).toFixed(1)},200,0,420,12,${90 + 10 * k},${140 + 10 * k},${480 + 40 * k},${610 + 40 * k}`,
-    `${candidate.name},vllm bench serve,16,${(11.5 - k).toFixed(1)},800,0,420,12,${180 + 20 * k},${330 + 30 * k},${900 + 60 * k},${1400 + 80 * k}`,
-  ].join("\n") + "\n";
+  return (
+    [
+      "model,tool,concurrency,request_throughput,completed,failed,mean_input_tokens,mean_output_tokens,ttft_p50_ms,ttft_p95_ms,e2e_p50_ms,e2e_p95_ms",
+      `${candidate.name},vllm bench serve,1,${(1.9 - 0.2 * k).toFixed(1)},200,0,420,12,${90 + 10 * k},${140 + 10 * k},${480 + 40 * k},${610 + 40 * k}`,
+      `${candidate.name},vllm bench serve,16,${(11.5 - k).toFixed(1)},800,0,420,12,${180 + 20 * k},${330 + 30 * k},${900 + 60 * k},${1400 + 80 * k}`,
+    ].join("\n") + "\n"
+  );
 }
 const rationale = (name: string) =>
   `${name} is shortlisted on its IFEval scores and its Chatbot Arena Elo rating. Our ticket triage prompt asks for one label in a fixed output format, ` +
@@ -105,9 +155,16 @@ async function as(browser: Browser, who: Person): Promise<Page> {
 }
 
 /** Runs `verdict` as an operator would, against the production server's database. */
-function verdict(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function verdict(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -136,7 +193,11 @@ async function upload(
 }
 
 const csv = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
-const fixture = (relative: string) => ({ name: path.basename(relative), mimeType: "text/csv", buffer: readFileSync(path.join(FIXTURES, relative)) });
+const fixture = (relative: string) => ({
+  name: path.basename(relative),
+  mimeType: "text/csv",
+  buffer: readFileSync(path.join(FIXTURES, relative)),
+});
 
 /** The PDF's text as Debian's pdftotext (poppler-utils, installed by .ci/run) lays it out: the fonts are embedded subsets, so only a real PDF reader decodes them. */
 function pdfText(bytes: Buffer): string {
@@ -159,12 +220,16 @@ test.describe.serial("production journey", () => {
 
   test("the operator creates the first admin with `verdict user create`", async () => {
     const admin = PEOPLE.admin;
-    const out = await verdict(["user", "create", "--email", admin.email, "--name", admin.name, "--roles", admin.role], { VERDICT_PASSWORD: admin.password });
+    const out = await verdict(["user", "create", "--email", admin.email, "--name", admin.name, "--roles", admin.role], {
+      VERDICT_PASSWORD: admin.password,
+    });
     expect(out.code, `verdict user create failed: ${out.stderr}`).toBe(0);
     expect(out.stdout).toContain(`Created ${admin.email} (ADMIN).`);
   });
 
-  test("the admin invites the analyst, the reviewer and two approvers; each sets their own password", async ({ browser }) => {
+  test("the admin invites the analyst, the reviewer and two approvers; each sets their own password", async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const page = await as(browser, "admin");
     await page.goto("/admin/users");
@@ -175,7 +240,8 @@ test.describe.serial("production journey", () => {
     }
     await page.goto("/admin/users");
     const users = page.getByRole("table").filter({ has: page.getByText("5 users") });
-    for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const) await expect(users.getByRole("cell", { name: PEOPLE[who].email, exact: true })).toBeVisible();
+    for (const who of ["analyst", "reviewer", "approverA", "approverB"] as const)
+      await expect(users.getByRole("cell", { name: PEOPLE[who].email, exact: true })).toBeVisible();
     await expect(users.getByRole("row")).toHaveCount(1 + 5);
   });
 
@@ -214,7 +280,9 @@ test.describe.serial("production journey", () => {
     await expect(page.getByRole("status").filter({ hasText: "Decision created." })).toBeVisible();
   });
 
-  test("the analyst imports a real leaderboard and a real Arena CSV, and shortlists three models found in both", async ({ browser }) => {
+  test("the analyst imports a real leaderboard and a real Arena CSV, and shortlists three models found in both", async ({
+    browser,
+  }) => {
     const page = await as(browser, "analyst");
     await page.goto(`/decisions/${decisionId}/evidence`);
     await expect(page.getByRole("heading", { name: "Evidence uploads" })).toBeVisible();
@@ -252,7 +320,8 @@ test.describe.serial("production journey", () => {
     for (const c of CANDIDATES) {
       const form = page.getByRole("form", { name: c.name, exact: true });
       // The hint lists the suites the candidate has scores for: both files' suites are there.
-      for (const suite of CITED_SUITES) await expect(form.getByText(/^Name the benchmark you rely on/)).toContainText(suite);
+      for (const suite of CITED_SUITES)
+        await expect(form.getByText(/^Name the benchmark you rely on/)).toContainText(suite);
       await form.getByLabel("Shortlist rationale").fill(rationale(c.name));
       await form.getByRole("button", { name: `Save ${c.name}` }).click();
       await expect(form.getByRole("status")).toHaveText(`Saved ${c.name}.`);
@@ -264,12 +333,30 @@ test.describe.serial("production journey", () => {
       const form = section.getByRole("form", { name: new RegExp(`^${suite} — cited for`) });
       for (const c of CANDIDATES) await expect(form.getByRole("heading")).toContainText(c.name);
       const answers = [
-        ["Task:", "Partly", "task", "Following a fixed label format is part of our task; the suite's instructions are not ticket triage."],
-        ["Distribution:", suite === "IFEval" ? "No" : "Partly", "distribution", "The suite has no class balance like our 2 % urgent tickets."],
-        ["Prompt and scoring:", "No", "prompt and scoring", "Different prompt template and scoring rule from our classifier."],
+        [
+          "Task:",
+          "Partly",
+          "task",
+          "Following a fixed label format is part of our task; the suite's instructions are not ticket triage.",
+        ],
+        [
+          "Distribution:",
+          suite === "IFEval" ? "No" : "Partly",
+          "distribution",
+          "The suite has no class balance like our 2 % urgent tickets.",
+        ],
+        [
+          "Prompt and scoring:",
+          "No",
+          "prompt and scoring",
+          "Different prompt template and scoring rule from our classifier.",
+        ],
       ] as const;
       for (const [question, answer, note, text] of answers) {
-        await form.getByRole("group", { name: new RegExp(`^${question}`) }).getByRole("radio", { name: answer, exact: true }).check();
+        await form
+          .getByRole("group", { name: new RegExp(`^${question}`) })
+          .getByRole("radio", { name: answer, exact: true })
+          .check();
         await form.getByRole("textbox", { name: `${suite}: note on ${note}` }).fill(text);
       }
       await form.getByRole("button", { name: `Save the answers for ${suite}` }).click();
@@ -277,7 +364,9 @@ test.describe.serial("production journey", () => {
     }
   });
 
-  test("the analyst uploads a labelled dataset, each candidate's predictions and serving benchmark", async ({ browser }) => {
+  test("the analyst uploads a labelled dataset, each candidate's predictions and serving benchmark", async ({
+    browser,
+  }) => {
     test.setTimeout(90_000);
     const page = await as(browser, "analyst");
     await page.goto(`/decisions/${decisionId}/evidence`);
@@ -287,14 +376,18 @@ test.describe.serial("production journey", () => {
     await expect(dataset.getByRole("status")).toContainText(`Imported ${ITEMS} rows`);
 
     const predictionsPanel = page.getByTestId("upload-predictions");
-    await expect(predictionsPanel.getByLabel("Dataset version")).toContainText("escalation holdout v1 (600 items, 60 positive)");
+    await expect(predictionsPanel.getByLabel("Dataset version")).toContainText(
+      "escalation holdout v1 (600 items, 60 positive)",
+    );
     for (const c of CANDIDATES) {
       const panel = await upload(page, "predictions", csv(`${c.name}-scores.csv`, predictionsCsv(c)), {
         fill: async (p) => void (await p.getByLabel(/^Candidate/).selectOption({ label: c.name })),
       });
       await expect(panel.getByRole("status")).toContainText(`Imported ${ITEMS} rows`);
       // The run's metrics are computed in the background: wait for them before the next upload.
-      await expect(panel.getByTestId("run-status")).toContainText(`done · ${ITEMS} items, 0 missing`, { timeout: 30_000 });
+      await expect(panel.getByTestId("run-status")).toContainText(`done · ${ITEMS} items, 0 missing`, {
+        timeout: 30_000,
+      });
     }
     const runs = page.getByRole("region", { name: "Eval runs" }).getByRole("row");
     for (const c of CANDIDATES) await expect(runs.filter({ hasText: c.name })).toContainText("done");
@@ -310,9 +403,14 @@ test.describe.serial("production journey", () => {
     await page.goto(`/decisions/${decisionId}/review`);
     const status = page.getByRole("region", { name: "Status" });
     const missing = status.getByRole("note");
-    expect(await missing.count(), `the review page lists what is missing: ${(await missing.allInnerTexts()).join(" ")}`).toBe(0);
+    expect(
+      await missing.count(),
+      `the review page lists what is missing: ${(await missing.allInnerTexts()).join(" ")}`,
+    ).toBe(0);
     await status.getByRole("button", { name: "Submit for review" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Submitted for review" }).or(status.locator(".message-error"))).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Submitted for review" }).or(status.locator(".message-error")),
+    ).toBeVisible();
     await expect(status.locator(".message-error"), "the submission was refused").toHaveCount(0);
     await expect(status.getByText("Current revision 1")).toBeVisible();
     await expect(status.locator(".badge").first()).toHaveText("In review");
@@ -324,7 +422,9 @@ test.describe.serial("production journey", () => {
     await page.getByRole("button", { name: "Sign revision 1…" }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByLabel("Meaning of the signature")).toHaveValue("REVIEW");
-    await dialog.getByLabel("Reason").fill("Checked every stage against the uploaded files; the evidence supports a decision.");
+    await dialog
+      .getByLabel("Reason")
+      .fill("Checked every stage against the uploaded files; the evidence supports a decision.");
     await dialog.getByLabel("Email (yours, to sign)").fill(PEOPLE.reviewer.email);
     await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE.reviewer.password);
     await dialog.getByRole("button", { name: "Sign as reviewed", exact: true }).click();
@@ -354,7 +454,11 @@ test.describe.serial("production journey", () => {
       // The chosen candidate passes every gate: no waiver is asked for.
       await expect(dialog.getByRole("note")).toContainText(`${CHOICE.name} passes all`);
       await expect(dialog.getByLabel(/^Waiver/)).toHaveCount(0);
-      await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2 % with recall above the floor; meets every serving SLO (${PEOPLE[who].name}).`);
+      await dialog
+        .getByLabel("Reason")
+        .fill(
+          `Lowest expected cost at π = 2 % with recall above the floor; meets every serving SLO (${PEOPLE[who].name}).`,
+        );
       await dialog.getByLabel("Email (yours, to sign)").fill(PEOPLE[who].email);
       await dialog.getByLabel("Password (re-enter to sign)").fill(PEOPLE[who].password);
       // The button names the candidate the signature approves.
@@ -368,7 +472,9 @@ test.describe.serial("production journey", () => {
 
     const analyst = pages.get("analyst")!;
     await analyst.goto("/decisions?status=APPROVED");
-    await expect(analyst.getByRole("row").filter({ hasText: "Support ticket escalation model" })).toContainText("Approved");
+    await expect(analyst.getByRole("row").filter({ hasText: "Support ticket escalation model" })).toContainText(
+      "Approved",
+    );
   });
 
   test("the decision's PDF names the approved candidate", async ({ browser }, testInfo) => {
@@ -395,9 +501,19 @@ test.describe.serial("production journey", () => {
       expect(text, "the signer's email beside the printed name").toContain(PEOPLE[who].email.slice(0, 10));
     }
     // The JSON export says the same: two distinct approvers approved that candidate.
-    const approvals = (pack.packRevisions as { signatures: { meaning: string; printedName: string; signerEmail: string; candidateId: string | null }[] }[]).flatMap((r) => r.signatures).filter((sig) => sig.meaning === "APPROVAL");
-    expect(new Set(approvals.map((sig) => sig.printedName))).toEqual(new Set([PEOPLE.approverA.name, PEOPLE.approverB.name]));
-    expect(new Set(approvals.map((sig) => sig.signerEmail))).toEqual(new Set([PEOPLE.approverA.email, PEOPLE.approverB.email]));
+    const approvals = (
+      pack.packRevisions as {
+        signatures: { meaning: string; printedName: string; signerEmail: string; candidateId: string | null }[];
+      }[]
+    )
+      .flatMap((r) => r.signatures)
+      .filter((sig) => sig.meaning === "APPROVAL");
+    expect(new Set(approvals.map((sig) => sig.printedName))).toEqual(
+      new Set([PEOPLE.approverA.name, PEOPLE.approverB.name]),
+    );
+    expect(new Set(approvals.map((sig) => sig.signerEmail))).toEqual(
+      new Set([PEOPLE.approverA.email, PEOPLE.approverB.email]),
+    );
     const chosen = pack.evidence.candidates.find((c: { name: string }) => c.name === CHOICE.name);
     expect(approvals.every((sig) => sig.candidateId === chosen.id)).toBe(true);
   });

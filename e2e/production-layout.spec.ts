@@ -3,7 +3,16 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { enrolByOperator } from "./enrol";
-import { expectChartsFit, expectLabelsSpaced, expectNoPageScroll, expectNoSeriousAxeViolations, expectSignOutReachable, PHONE, settled, WIDE } from "./layout-checks";
+import {
+  expectChartsFit,
+  expectLabelsSpaced,
+  expectNoPageScroll,
+  expectNoSeriousAxeViolations,
+  expectSignOutReachable,
+  PHONE,
+  settled,
+  WIDE,
+} from "./layout-checks";
 
 /**
  * The layout checks of layout.spec.ts on the production server (`npm start`, empty database, no
@@ -13,11 +22,16 @@ import { expectChartsFit, expectLabelsSpaced, expectNoPageScroll, expectNoSeriou
  * rule at work from an empty database: page and API.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DATABASE_URL = process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
+const DATABASE_URL =
+  process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
 const PASSWORD = "a long enough layout password 42";
 
 function verdict(args: string[], env: Record<string, string> = {}) {
-  const out = spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, ...env }, encoding: "utf8" });
+  const out = spawnSync(process.execPath, [path.join(ROOT, "bin/verdict.mjs"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL, ...env },
+    encoding: "utf8",
+  });
   expect(out.status, `verdict ${args.join(" ")}: ${out.stderr}`).toBe(0);
   return out.stdout.trim();
 }
@@ -28,13 +42,26 @@ const noise = (i: number, seed: number) => {
   const x = Math.sin(i * 12.9898 + seed * 78.233) * 43758.5453;
   return x - Math.floor(x);
 };
-const DATASET = ["id,label,text,slice", ...Array.from({ length: ITEMS }, (_, i) => `msg-${i},${isPositive(i) ? 1 : 0},message number ${i},${i % 3 === 0 ? "email" : "chat"}`)].join("\n") + "\n";
+const DATASET =
+  [
+    "id,label,text,slice",
+    ...Array.from(
+      { length: ITEMS },
+      (_, i) => `msg-${i},${isPositive(i) ? 1 : 0},message number ${i},${i % 3 === 0 ? "email" : "chat"}`,
+    ),
+  ].join("\n") + "\n";
 const CANDIDATES = [
   { name: "Kestrel-Moderation-Large-2026-11", provider: "Kestrel Labs", offset: 0.5, seed: 1 },
   { name: "Wren-Small", provider: "Wren AI", offset: 0.3, seed: 2 },
 ];
 const predictions = (c: (typeof CANDIDATES)[number]) =>
-  ["id,score", ...Array.from({ length: ITEMS }, (_, i) => `msg-${i},${(isPositive(i) ? c.offset + 0.5 * noise(i, c.seed) : 0.6 * noise(i, c.seed)).toFixed(4)}`)].join("\n") + "\n";
+  [
+    "id,score",
+    ...Array.from(
+      { length: ITEMS },
+      (_, i) => `msg-${i},${(isPositive(i) ? c.offset + 0.5 * noise(i, c.seed) : 0.6 * noise(i, c.seed)).toFixed(4)}`,
+    ),
+  ].join("\n") + "\n";
 const serving = (c: (typeof CANDIDATES)[number], k: number) =>
   [
     "model,tool,concurrency,request_throughput,completed,failed,mean_input_tokens,mean_output_tokens,ttft_p50_ms,ttft_p95_ms,e2e_p50_ms,e2e_p95_ms",
@@ -49,13 +76,34 @@ let decisionId = "";
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   email = `layout-${randomUUID().slice(0, 8)}@acme.test`;
-  await enrolByOperator(baseURL!, DATABASE_URL, { email, name: `Layout Analyst ${email.slice(7, 15)}`, roles: ["ANALYST"], password: PASSWORD });
-  api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${verdict(["token", "create", "--email", email])}` } });
+  await enrolByOperator(baseURL!, DATABASE_URL, {
+    email,
+    name: `Layout Analyst ${email.slice(7, 15)}`,
+    roles: ["ANALYST"],
+    password: PASSWORD,
+  });
+  api = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { authorization: `Bearer ${verdict(["token", "create", "--email", email])}` },
+  });
   const created = await api.post("/api/v1/decisions", {
     data: {
-      title: "Layout check: moderation on a phone", description: "A small decision for the 390 px and accessibility checks.", positiveClass: "violating",
-      prevalence: 0.02, costFn: 50, costFp: 1, currency: "USD", recallFloor: 0.8, precisionFloor: null, operatingThreshold: 0.5,
-      sloP95E2eMs: 2000, sloP95TtftMs: 500, sloMinThroughputRps: 5, sloThroughputConcurrency: 16, sloMaxCostPer1kRequests: 3, quorum: 1,
+      title: "Layout check: moderation on a phone",
+      description: "A small decision for the 390 px and accessibility checks.",
+      positiveClass: "violating",
+      prevalence: 0.02,
+      costFn: 50,
+      costFp: 1,
+      currency: "USD",
+      recallFloor: 0.8,
+      precisionFloor: null,
+      operatingThreshold: 0.5,
+      sloP95E2eMs: 2000,
+      sloP95TtftMs: 500,
+      sloMinThroughputRps: 5,
+      sloThroughputConcurrency: 16,
+      sloMaxCostPer1kRequests: 3,
+      quorum: 1,
     },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -67,18 +115,31 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     expect(res.status(), await res.text()).toBe(201);
     ids.push(((await res.json()) as { candidate: { id: string } }).candidate.id);
   }
-  const dataset = await api.post(`${base}/datasets?name=layout%20holdout&filename=holdout.csv&sliceColumn=slice&textColumn=text`, { data: DATASET, headers: { "content-type": "text/csv" } });
+  const dataset = await api.post(
+    `${base}/datasets?name=layout%20holdout&filename=holdout.csv&sliceColumn=slice&textColumn=text`,
+    { data: DATASET, headers: { "content-type": "text/csv" } },
+  );
   expect(dataset.status(), await dataset.text()).toBe(201);
   const { datasetVersionId } = (await dataset.json()) as { datasetVersionId: number };
   for (const [k, c] of CANDIDATES.entries()) {
-    const p = await api.post(`${base}/predictions?candidateId=${ids[k]}&datasetVersionId=${datasetVersionId}&filename=${k}-scores.csv`, { data: predictions(c), headers: { "content-type": "text/csv" } });
+    const p = await api.post(
+      `${base}/predictions?candidateId=${ids[k]}&datasetVersionId=${datasetVersionId}&filename=${k}-scores.csv`,
+      { data: predictions(c), headers: { "content-type": "text/csv" } },
+    );
     expect(p.status(), await p.text()).toBe(201);
-    const s = await api.post(`${base}/serving?filename=${k}-serving.csv`, { data: serving(c, k), headers: { "content-type": "text/csv" } });
+    const s = await api.post(`${base}/serving?filename=${k}-serving.csv`, {
+      data: serving(c, k),
+      headers: { "content-type": "text/csv" },
+    });
     expect(s.status(), await s.text()).toBe(201);
   }
   // The runs compute on the job queue: wait until both have metrics.
   await expect
-    .poll(async () => ((await (await api.get(base)).json()) as { runs: { metrics: unknown }[] }).runs.filter((r) => r.metrics).length, { timeout: 90_000 })
+    .poll(
+      async () =>
+        ((await (await api.get(base)).json()) as { runs: { metrics: unknown }[] }).runs.filter((r) => r.metrics).length,
+      { timeout: 90_000 },
+    )
     .toBe(CANDIDATES.length);
 });
 
@@ -97,7 +158,9 @@ async function signIn(page: import("@playwright/test").Page, next: string) {
 test.describe("at 390 px", () => {
   test.use({ viewport: PHONE });
 
-  test("a decision built from scratch: no page scrolls sideways, charts fit, axe finds nothing serious", async ({ page }) => {
+  test("a decision built from scratch: no page scrolls sideways, charts fit, axe finds nothing serious", async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const pack = `/decisions/${decisionId}`;
     await signIn(page, pack);
@@ -125,8 +188,18 @@ test.describe("at 1440 px", () => {
   });
 });
 
-test("a new decision judges each candidate at the threshold its rule chose, held out, on the page and by the API", async ({ page }) => {
-  const pack = (await (await api.get(`/api/v1/decisions/${decisionId}`)).json()) as { runs: { candidateId: string; metrics: { parameters: { threshold: number }; operatingPoint?: { applies: boolean; rule: string; method: string; threshold: number } } }[] };
+test("a new decision judges each candidate at the threshold its rule chose, held out, on the page and by the API", async ({
+  page,
+}) => {
+  const pack = (await (await api.get(`/api/v1/decisions/${decisionId}`)).json()) as {
+    runs: {
+      candidateId: string;
+      metrics: {
+        parameters: { threshold: number };
+        operatingPoint?: { applies: boolean; rule: string; method: string; threshold: number };
+      };
+    }[];
+  };
   expect(pack.runs).toHaveLength(CANDIDATES.length);
   for (const run of pack.runs) {
     expect(run.metrics.operatingPoint).toMatchObject({ applies: true, rule: "COST_OPTIMAL", method: "cross-fitted" });
@@ -137,5 +210,7 @@ test("a new decision judges each candidate at the threshold its rule chose, held
   const rows = page.getByTestId("operating-points").locator("tbody tr");
   await expect(rows).toHaveCount(CANDIDATES.length);
   for (const c of CANDIDATES) await expect(rows.filter({ hasText: c.name })).toBeVisible();
-  await expect(page.getByRole("table", { name: "Evidence per stage and candidate" }).locator('tr[data-stage="class-balance"]')).toContainText("(held out)");
+  await expect(
+    page.getByRole("table", { name: "Evidence per stage and candidate" }).locator('tr[data-stage="class-balance"]'),
+  ).toContainText("(held out)");
 });

@@ -21,15 +21,30 @@ export function cloneDemoDecision(id: string, title: string) {
   return withClient(async (c) => {
     await c.query("BEGIN");
     const patch = (extra: string) => `to_jsonb(x) || ${extra}`;
-    await c.query(`INSERT INTO "Decision" SELECT (jsonb_populate_record(NULL::"Decision", ${patch(`jsonb_build_object('id', $1::text, 'title', $2::text, 'status', 'DRAFT', 'createdAt', now(), 'updatedAt', now())`)})).* FROM "Decision" x WHERE id = 'demo-moderation'`, [id, title]);
-    await c.query(`INSERT INTO "Candidate" SELECT (jsonb_populate_record(NULL::"Candidate", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "Candidate" x WHERE "decisionId" = 'demo-moderation'`, [id]);
+    await c.query(
+      `INSERT INTO "Decision" SELECT (jsonb_populate_record(NULL::"Decision", ${patch(`jsonb_build_object('id', $1::text, 'title', $2::text, 'status', 'DRAFT', 'createdAt', now(), 'updatedAt', now())`)})).* FROM "Decision" x WHERE id = 'demo-moderation'`,
+      [id, title],
+    );
+    await c.query(
+      `INSERT INTO "Candidate" SELECT (jsonb_populate_record(NULL::"Candidate", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "Candidate" x WHERE "decisionId" = 'demo-moderation'`,
+      [id],
+    );
     await c.query(
       `INSERT INTO "EvalRun" SELECT (jsonb_populate_record(NULL::"EvalRun", ${patch(`jsonb_build_object('id', nextval(pg_get_serial_sequence('"EvalRun"', 'id')), 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "EvalRun" x WHERE "decisionId" = 'demo-moderation' AND status = 'DONE'`,
       [id],
     );
-    await c.query(`INSERT INTO "LeaderboardScore" SELECT (jsonb_populate_record(NULL::"LeaderboardScore", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "LeaderboardScore" x WHERE "decisionId" = 'demo-moderation' AND "candidateId" IS NOT NULL`, [id]);
-    await c.query(`INSERT INTO "SuiteResemblance" SELECT (jsonb_populate_record(NULL::"SuiteResemblance", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "SuiteResemblance" x WHERE "decisionId" = 'demo-moderation'`, [id]);
-    await c.query(`INSERT INTO "ServingBenchmark" SELECT (jsonb_populate_record(NULL::"ServingBenchmark", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "ServingBenchmark" x WHERE "decisionId" = 'demo-moderation'`, [id]);
+    await c.query(
+      `INSERT INTO "LeaderboardScore" SELECT (jsonb_populate_record(NULL::"LeaderboardScore", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "LeaderboardScore" x WHERE "decisionId" = 'demo-moderation' AND "candidateId" IS NOT NULL`,
+      [id],
+    );
+    await c.query(
+      `INSERT INTO "SuiteResemblance" SELECT (jsonb_populate_record(NULL::"SuiteResemblance", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "SuiteResemblance" x WHERE "decisionId" = 'demo-moderation'`,
+      [id],
+    );
+    await c.query(
+      `INSERT INTO "ServingBenchmark" SELECT (jsonb_populate_record(NULL::"ServingBenchmark", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "ServingBenchmark" x WHERE "decisionId" = 'demo-moderation'`,
+      [id],
+    );
     await c.query("COMMIT");
   });
 }
@@ -52,7 +67,10 @@ export function cloneDemoPredictions(id: string) {
 export function importLeaderboardScore(decisionId: string, candidateName: string) {
   return withClient(async (c) => {
     const analyst = await c.query<{ id: string }>(`SELECT id FROM "User" WHERE email = 'analyst@verdict.demo'`);
-    const candidate = await c.query<{ id: string }>(`SELECT id FROM "Candidate" WHERE "decisionId" = $1 AND name = $2`, [decisionId, candidateName]);
+    const candidate = await c.query<{ id: string }>(
+      `SELECT id FROM "Candidate" WHERE "decisionId" = $1 AND name = $2`,
+      [decisionId, candidateName],
+    );
     const importId = `${decisionId}-late-import`;
     await c.query(
       `INSERT INTO "Import" (id, "decisionId", kind, format, "fileName", sha256, "sizeBytes", status, "rowCount", "importedById") VALUES ($1, $2, 'LEADERBOARD', 'generic-csv', 'late-board.csv', $3, 120, 'SUCCEEDED', 1, $4)`,
@@ -73,7 +91,12 @@ export function signoffCounts(decisionId: string) {
       [decisionId],
     );
     const r = rows[0]!;
-    return { status: r.status, comments: Number(r.comments), signatures: Number(r.signatures), revisions: Number(r.revisions) };
+    return {
+      status: r.status,
+      comments: Number(r.comments),
+      signatures: Number(r.signatures),
+      revisions: Number(r.revisions),
+    };
   });
 }
 
@@ -84,10 +107,15 @@ export function signoffCounts(decisionId: string) {
  */
 export function tamperWithAuditRow(decisionId: string, action: string) {
   return withClient(async (c) => {
-    const { rows } = await c.query<{ id: string; after: unknown }>(`SELECT id::text, "after" FROM "AuditEvent" WHERE "decisionId" = $1 AND action = $2 ORDER BY id LIMIT 1`, [decisionId, action]);
+    const { rows } = await c.query<{ id: string; after: unknown }>(
+      `SELECT id::text, "after" FROM "AuditEvent" WHERE "decisionId" = $1 AND action = $2 ORDER BY id LIMIT 1`,
+      [decisionId, action],
+    );
     const row = rows[0]!;
     await c.query(`BEGIN; ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
-    await c.query(`UPDATE "AuditEvent" SET "after" = jsonb_set("after", '{status}', '"APPROVED"') WHERE id = $1`, [row.id]);
+    await c.query(`UPDATE "AuditEvent" SET "after" = jsonb_set("after", '{status}', '"APPROVED"') WHERE id = $1`, [
+      row.id,
+    ]);
     await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"; COMMIT`);
     const restore = () =>
       withClient(async (r) => {

@@ -19,13 +19,17 @@ async function approve(page: Page, role: DemoRole, candidate: string) {
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Meaning of the signature").selectOption("APPROVAL");
   await dialog.getByLabel("Candidate approved").selectOption({ label: candidate });
-  await dialog.getByLabel("Reason").fill(`Lowest expected cost at π = 2% above the recall floor; meets every SLO (${role}).`);
+  await dialog
+    .getByLabel("Reason")
+    .fill(`Lowest expected cost at π = 2% above the recall floor; meets every SLO (${role}).`);
   await dialog.getByLabel("Email (yours, to sign)").fill(demoUser(role).email);
   await dialog.getByLabel("Password (re-enter to sign)").fill(demoUser(role).password);
   await dialog.getByRole("button", { name: `Approve ${candidate}`, exact: true }).click();
 }
 
-test("two approvers approve the same candidate on the same revision; a later change of evidence supersedes their signatures", async ({ browser }) => {
+test("two approvers approve the same candidate on the same revision; a later change of evidence supersedes their signatures", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const id = `e2e-signoff-${Date.now()}`;
   const path = `/decisions/${id}/review`;
@@ -62,7 +66,9 @@ test("two approvers approve the same candidate on the same revision; a later cha
   // Evidence changes after the approval (a new leaderboard import).
   await importLeaderboardScore(id, CHOICE);
   await approver1.reload();
-  await expect(approver1.getByRole("alert").filter({ hasText: "The evidence changed after revision 1 was frozen" })).toBeVisible();
+  await expect(
+    approver1.getByRole("alert").filter({ hasText: "The evidence changed after revision 1 was frozen" }),
+  ).toBeVisible();
   await expect(approver1.getByTestId("signature-row").filter({ hasText: "Superseded" })).toHaveCount(2);
   await expect(approver1.getByText(/evidence\.leaderboardScores\[id=.*late-score\]/)).toBeVisible();
 
@@ -77,7 +83,9 @@ test("two approvers approve the same candidate on the same revision; a later cha
   await expect(analyst.getByTestId("signature-row").filter({ hasText: "Superseded" })).toHaveCount(2);
 });
 
-test("the sign dialog preselects no candidate, names the chosen one on its button, and keeps every field after a wrong password", async ({ browser }) => {
+test("the sign dialog preselects no candidate, names the chosen one on its button, and keeps every field after a wrong password", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const id = `e2e-sign-dialog-${Date.now()}`;
   const path = `/decisions/${id}/review`;

@@ -4,7 +4,16 @@ import { signIn } from "./helpers";
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
 type Counts = { tp: number; fp: number };
-type Run = { candidateId: string; metrics: { curves: { roc: Roc }; report: { atThreshold: Counts }; operatingPoint?: { applies: boolean; heldOut?: Counts }; positives: number; negatives: number } };
+type Run = {
+  candidateId: string;
+  metrics: {
+    curves: { roc: Roc };
+    report: { atThreshold: Counts };
+    operatingPoint?: { applies: boolean; heldOut?: Counts };
+    positives: number;
+    negatives: number;
+  };
+};
 type Pack = {
   decision: { prevalence: number; costFn: number; costFp: number; currency: string; recallFloor: number };
   candidates: { id: string; name: string }[];
@@ -42,7 +51,9 @@ function countRequests(page: Page) {
   return seen;
 }
 
-test("the what-if moves the gates, the funnel, the total cost and the verdict band in the browser; the stored figures are one click away", async ({ page }) => {
+test("the what-if moves the gates, the funnel, the total cost and the verdict band in the browser; the stored figures are one click away", async ({
+  page,
+}) => {
   await signIn(page, "reviewer", "/decisions/demo-moderation");
   const pack = (await (await page.request.get("/api/v1/decisions/demo-moderation")).json()) as Pack;
   const band = page.getByTestId("verdict-band");
@@ -77,7 +88,9 @@ test("the what-if moves the gates, the funnel, the total cost and the verdict ba
   }
   // At t = 0.95 the demo's recommendation misses the recall floor: the verdict and the funnel say so.
   expect(failing).toBeGreaterThan(0);
-  await expect(band.locator(`li[data-candidate="${best.name}"]`)).toContainText(`fails Recall ≥ ${pack.decision.recallFloor} at π`);
+  await expect(band.locator(`li[data-candidate="${best.name}"]`)).toContainText(
+    `fails Recall ≥ ${pack.decision.recallFloor} at π`,
+  );
   await expect(page.getByTestId("funnel")).toContainText(`✗ ${best.name}`);
   const whatIf = await shown(page);
   for (const part of ["band", "gates", "funnel", "total"] as const) expect(whatIf[part], part).not.toBe(stored[part]);
@@ -93,9 +106,13 @@ test("the what-if moves the gates, the funnel, the total cost and the verdict ba
     const tpr = counts.tp / run.positives;
     const fpr = counts.fp / run.negatives;
     const cost = 1000 * (0.2 * (1 - tpr) * pack.decision.costFn + 0.8 * fpr * pack.decision.costFp);
-    await expect(page.getByTestId("total-cost").locator(`tr[data-candidate="${c.name}"] td`).nth(0)).toHaveText(formatMoney(cost, pack.decision.currency, 2));
+    await expect(page.getByTestId("total-cost").locator(`tr[data-candidate="${c.name}"] td`).nth(0)).toHaveText(
+      formatMoney(cost, pack.decision.currency, 2),
+    );
   }
-  await expect(page.getByTestId("gate-table").locator('tr[data-gate="stage4-evidence"]')).toContainText("re-weighted to π = 0.2");
+  await expect(page.getByTestId("gate-table").locator('tr[data-gate="stage4-evidence"]')).toContainText(
+    "re-weighted to π = 0.2",
+  );
   expect(requests, "the what-if made no server round trip").toEqual([]);
 
   await page.getByTestId("what-if-bar").getByRole("button", { name: "Show the stored figures" }).click();

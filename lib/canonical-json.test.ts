@@ -3,7 +3,9 @@ import { canonicalJson } from "./canonical-json";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined members", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it("prints equal doubles alike and distinct doubles apart", () => {
@@ -19,6 +21,8 @@ describe("canonicalJson", () => {
   });
 
   it("encodes dates as UTC ISO strings and bigints as strings", () => {
-    expect(canonicalJson({ at: new Date(Date.UTC(2026, 11, 2, 9, 0, 0)), n: 12n })).toBe('{"at":"2026-12-02T09:00:00.000Z","n":"12"}');
+    expect(canonicalJson({ at: new Date(Date.UTC(2026, 11, 2, 9, 0, 0)), n: 12n })).toBe(
+      '{"at":"2026-12-02T09:00:00.000Z","n":"12"}',
+    );
   });
 });

@@ -35,7 +35,9 @@ describe("env()", () => {
     expect(thrown).toBeInstanceOf(EnvError);
     const problems = (thrown as EnvError).problems;
     expect(problems).toHaveLength(3);
-    expect(problems).toContain('DATABASE_POOL_SIZE="ten": expected the pg pool size per app server, a positive whole number');
+    expect(problems).toContain(
+      'DATABASE_POOL_SIZE="ten": expected the pg pool size per app server, a positive whole number',
+    );
     expect(problems).toContain('VERDICT_WORKER="no": expected "1" (on) or "0" (off)');
     expect(problems).toContain('VERDICT_PUBLIC_URL="verdict.example.com": expected an http(s):// address');
   });

@@ -20,13 +20,23 @@ const positiveInt = (what: string) =>
     .regex(/^\d+$/, `expected ${what}, a positive whole number`)
     .transform(Number)
     .refine((n) => n > 0 && Number.isSafeInteger(n), `expected ${what}, a positive whole number`);
-const postgresUrl = z.string().refine((s) => /^postgres(ql)?:\/\/./.test(s) && URL.canParse(s), "expected a postgresql://user@host:port/database connection string");
-const httpUrl = z.string().trim().refine((s) => /^https?:\/\/./.test(s) && URL.canParse(s), "expected an http(s):// address");
+const postgresUrl = z
+  .string()
+  .refine(
+    (s) => /^postgres(ql)?:\/\/./.test(s) && URL.canParse(s),
+    "expected a postgresql://user@host:port/database connection string",
+  );
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((s) => /^https?:\/\/./.test(s) && URL.canParse(s), "expected an http(s):// address");
 const port = positiveInt("a TCP port").refine((n) => n < 65536, "expected a TCP port (1–65535)");
 
 const schema = z.object({
   // Set by Node/Next.js, not by the operator.
-  NODE_ENV: z.enum(["development", "production", "test"], { error: "expected development, production or test" }).optional(),
+  NODE_ENV: z
+    .enum(["development", "production", "test"], { error: "expected development, production or test" })
+    .optional(),
   /** Build-time: next.config.ts's output folder (the benchmarks build into their own). */
   NEXT_DIST_DIR: text.optional(),
   // Database (lib/db/connect.ts).
@@ -54,9 +64,13 @@ const schema = z.object({
   VERDICT_WORKER: flag.default("1"),
   // Uploads (lib/server/imports/files.ts).
   VERDICT_IMPORT_MAX_BYTES: positiveInt("the largest dataset or predictions file in bytes").default(2 * 1024 ** 3),
-  VERDICT_IMPORT_MAX_PUBLIC_BYTES: positiveInt("the largest leaderboard or serving file in bytes").default(50 * 1024 ** 2),
+  VERDICT_IMPORT_MAX_PUBLIC_BYTES: positiveInt("the largest leaderboard or serving file in bytes").default(
+    50 * 1024 ** 2,
+  ),
   VERDICT_IMPORT_MAX_ROWS: positiveInt("the most data rows in one file").default(20_000_000),
-  VERDICT_IMPORT_KEEP_BYTES: positiveInt("the largest file kept whole in the database, in bytes").default(10 * 1024 ** 2),
+  VERDICT_IMPORT_KEEP_BYTES: positiveInt("the largest file kept whole in the database, in bytes").default(
+    10 * 1024 ** 2,
+  ),
   VERDICT_IMPORT_TIMING: flag.optional(),
   // The harness (lib/harness, lib/server/harness): validated here; read there.
   VERDICT_SECRETS_KEY: trimmed.optional(),
@@ -101,10 +115,12 @@ export function env(): Env {
   if (cached?.key === key) return cached.value;
   const result = schema.safeParse(values);
   if (!result.success) {
-    throw new EnvError(result.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(values[name])}: ${issue.message}`;
-    }));
+    throw new EnvError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(values[name])}: ${issue.message}`;
+      }),
+    );
   }
   cached = { key, value: result.data };
   return result.data;

@@ -22,13 +22,18 @@ async function main() {
     console.log("Building Verdict (next build)…");
     await run(process.execPath, [nextBin(), "build"], env);
   }
-  console.log(config.DATABASE_URL ? "Using the PostgreSQL server at DATABASE_URL." : "Using the embedded PostgreSQL in ./data/pglite.");
+  console.log(
+    config.DATABASE_URL
+      ? "Using the PostgreSQL server at DATABASE_URL."
+      : "Using the embedded PostgreSQL in ./data/pglite.",
+  );
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
   startNext(port, env);
   const url = `http://localhost:${port}`;
   await waitForHttp(`${url}/sign-in`);
   console.log(`\nVerdict is running at ${url}\n\nDemo logins (demo mode only):`);
-  for (const user of DEMO_USERS) console.log(`  ${user.roles.join(", ").padEnd(9)} ${user.email.padEnd(24)} ${user.password}`);
+  for (const user of DEMO_USERS)
+    console.log(`  ${user.roles.join(", ").padEnd(9)} ${user.email.padEnd(24)} ${user.password}`);
   console.log("\nPress Ctrl-C to stop.");
 }
 

@@ -24,11 +24,22 @@ async function main() {
   rmSync(e2eMailDir(port), { recursive: true, force: true });
   const sink = await startSmtpSink(e2eMailDir(port));
   const env: NodeJS.ProcessEnv = {
-    ...inheritedEnv(), DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, AUTH_SECRET: demoAuthSecret(), PORT: port, NEXT_TELEMETRY_DISABLED: "1",
-    VERDICT_SMTP_URL: sink.url, VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>", VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...inheritedEnv(),
+    DATABASE_URL: appRoleUrl(url),
+    DATABASE_MIGRATION_URL: url,
+    AUTH_SECRET: demoAuthSecret(),
+    PORT: port,
+    NEXT_TELEMETRY_DISABLED: "1",
+    VERDICT_SMTP_URL: sink.url,
+    VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>",
+    VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   delete env.VERDICT_DEMO;
-  const child = spawn(process.execPath, [path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], { stdio: "inherit", env });
+  const child = spawn(
+    process.execPath,
+    [path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"],
+    { stdio: "inherit", env },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -17,15 +17,32 @@ async function main() {
   const port = String(config.E2E_PORT ?? 3210);
   await recreateDatabase(url);
   // The app connects as a role that owns nothing; `url` (the owner) migrated and granted it.
-  const env: NodeJS.ProcessEnv = { ...inheritedEnv(), DATABASE_URL: appRoleUrl(url), DATABASE_MIGRATION_URL: url, VERDICT_DEMO: "1", VERDICT_DEMO_SIM_PORT: String(config.VERDICT_DEMO_SIM_PORT ?? Number(port) + 19), AUTH_SECRET: config.AUTH_SECRET ?? demoAuthSecret(), NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = {
+    ...inheritedEnv(),
+    DATABASE_URL: appRoleUrl(url),
+    DATABASE_MIGRATION_URL: url,
+    VERDICT_DEMO: "1",
+    VERDICT_DEMO_SIM_PORT: String(config.VERDICT_DEMO_SIM_PORT ?? Number(port) + 19),
+    AUTH_SECRET: config.AUTH_SECRET ?? demoAuthSecret(),
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+  };
   if (config.E2E_SKIP_BUILD !== "1") await run(process.execPath, [nextBin(), "build"], env);
   await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], env);
   // Invitations go to a local SMTP sink whose mails the specs read (e2e/enrol.ts).
   rmSync(e2eMailDir(port), { recursive: true, force: true });
   const sink = await startSmtpSink(e2eMailDir(port));
-  const appEnv: NodeJS.ProcessEnv = { ...env, VERDICT_SMTP_URL: sink.url, VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>", VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const appEnv: NodeJS.ProcessEnv = {
+    ...env,
+    VERDICT_SMTP_URL: sink.url,
+    VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>",
+    VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
   delete appEnv.DATABASE_MIGRATION_URL; // the owner's connection stays with the migration step
-  const child = spawn(process.execPath, [nextBin(), "start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env: appEnv });
+  const child = spawn(process.execPath, [nextBin(), "start", "-p", port, "-H", "127.0.0.1"], {
+    stdio: "inherit",
+    env: appEnv,
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -8,7 +8,9 @@ import { inheritedEnv } from "../lib/env.ts";
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = inheritedEnv()): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
+    );
     child.on("error", reject);
   });
 }

@@ -21,7 +21,9 @@ async function schemaDiff(): Promise<string> {
   const require = createRequire(import.meta.url);
   const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const wasmPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
-  const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+  const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
+    "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+  });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
 
@@ -36,7 +38,10 @@ async function schemaDiff(): Promise<string> {
       tag: "migrations",
       baseDir: migrationsDir(),
       lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
-      migrationDirectories: migrations.map((m) => ({ path: m.name, migrationFile: { path: "migration.sql", content: { tag: "ok", value: m.sql } } })),
+      migrationDirectories: migrations.map((m) => ({
+        path: m.name,
+        migrationFile: { path: "migration.sql", content: { tag: "ok", value: m.sql } },
+      })),
       shadowDbInitScript: "",
     },
     to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },

@@ -10,7 +10,11 @@ async function main() {
   const db = await database();
   const started = Date.now();
   const outcome = await seedDemo(db, (line) => console.log(line));
-  console.log(outcome === "seeded" ? `Demo data seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.` : "Demo data already present.");
+  console.log(
+    outcome === "seeded"
+      ? `Demo data seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`
+      : "Demo data already present.",
+  );
   await db.close();
 }
 

@@ -12,7 +12,12 @@ const arg = (name: string) => {
 };
 const labels = (arg("labels") ?? "yes,no").split(",") as [string, string];
 const server = await startSimServer(
-  { ttftMs: Number(arg("ttft") ?? 0), itlMs: Number(arg("itl") ?? 0), output: arg("output") === "json" ? "json" : "label", labels },
+  {
+    ttftMs: Number(arg("ttft") ?? 0),
+    itlMs: Number(arg("itl") ?? 0),
+    output: arg("output") === "json" ? "json" : "label",
+    labels,
+  },
   Number(arg("port") ?? 0),
 );
 console.log(`listening ${server.url}`);

@@ -6,7 +6,11 @@ describe("production start", () => {
   it("`npm start` refuses to run without AUTH_SECRET, with a message that says what to do", () => {
     const env = { ...process.env, AUTH_SECRET: "", PORT: "3999" };
     delete (env as Record<string, string | undefined>).AUTH_SECRET;
-    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/refuses to start: AUTH_SECRET is not set/);
     expect(result.stderr).toMatch(/openssl rand/);
@@ -14,12 +18,18 @@ describe("production start", () => {
 
   it("`npm start`, the worker and the CLI refuse a malformed variable, naming it and what it expects", () => {
     const env = { ...process.env, AUTH_SECRET: "a-secret", PORT: "3999", DATABASE_POOL_SIZE: "ten" };
-    const commands = [["--import", "tsx", "scripts/start.ts"], ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], ["bin/verdict.mjs", "user", "create", "--email", "a@b.c"]];
+    const commands = [
+      ["--import", "tsx", "scripts/start.ts"],
+      ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"],
+      ["bin/verdict.mjs", "user", "create", "--email", "a@b.c"],
+    ];
     for (const args of commands) {
       const result = spawnSync(process.execPath, args, { env, encoding: "utf8", timeout: 30_000 });
       expect(result.status, args.join(" ")).toBe(1);
       expect(result.stderr).toMatch(/refuses to start/);
-      expect(result.stderr).toMatch(/DATABASE_POOL_SIZE="ten": expected the pg pool size per app server, a positive whole number/);
+      expect(result.stderr).toMatch(
+        /DATABASE_POOL_SIZE="ten": expected the pg pool size per app server, a positive whole number/,
+      );
     }
   });
 

@@ -3,7 +3,12 @@ import { getAuditorBundle } from "@/lib/server/signoff/auditor-bundle";
 import { signPack } from "@/lib/server/signoff/sign-pack";
 import { submitForReview } from "@/lib/server/signoff/submit-for-review";
 import { getReviewState } from "@/lib/server/signoff/review-state";
-import { addLeaderboardScore, makeSignoffDecision, makeSigner, PASSWORD } from "@/lib/server/signoff/fixtures.test-helpers";
+import {
+  addLeaderboardScore,
+  makeSignoffDecision,
+  makeSigner,
+  PASSWORD,
+} from "@/lib/server/signoff/fixtures.test-helpers";
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import forge from "node-forge";
@@ -18,7 +23,11 @@ const root = path.resolve(import.meta.dirname, "..");
 
 /** An operator's PKCS#12 (a certificate named `cn`, self-issued here), protected by `passphrase`. */
 function operatorP12(cn: string, passphrase: string): Buffer {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs1", format: "pem" } });
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = "01";
@@ -28,7 +37,10 @@ function operatorP12(cn: string, passphrase: string): Buffer {
   cert.setIssuer([{ name: "commonName", value: cn }]);
   const key = forge.pki.privateKeyFromPem(privateKey);
   cert.sign(key, forge.md.sha256.create());
-  return Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [cert], passphrase, { algorithm: "3des" })).getBytes(), "binary");
+  return Buffer.from(
+    forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [cert], passphrase, { algorithm: "3des" })).getBytes(),
+    "binary",
+  );
 }
 
 async function approvedBundle() {
@@ -37,10 +49,18 @@ async function approvedBundle() {
   const r1 = await submitForReview(analyst, decisionId);
   const a1 = await makeSigner(["APPROVER"], "Avery");
   const a2 = await makeSigner(["APPROVER"], "Blair");
-  const approve = (sha: string) => ({ meaning: "APPROVAL" as const, password: PASSWORD, revisionSha256: sha, candidateId: goodId, reason: "meets every gate" });
+  const approve = (sha: string) => ({
+    meaning: "APPROVAL" as const,
+    password: PASSWORD,
+    revisionSha256: sha,
+    candidateId: goodId,
+    reason: "meets every gate",
+  });
   await signPack(a1, decisionId, { ...approve(r1.sha256), email: a1.email });
   await addLeaderboardScore(decisionId, goodId, analyst.id); // supersedes revision 1
-  await expect(signPack(a2, decisionId, { ...approve(r1.sha256), email: a2.email })).rejects.toMatchObject({ code: "CONFLICT" });
+  await expect(signPack(a2, decisionId, { ...approve(r1.sha256), email: a2.email })).rejects.toMatchObject({
+    code: "CONFLICT",
+  });
   const r2 = (await getReviewState(a2, decisionId)).latestRevision!.sha256;
   await signPack(a1, decisionId, { ...approve(r2), email: a1.email });
   await signPack(a2, decisionId, { ...approve(r2), email: a2.email });
@@ -81,7 +101,12 @@ describe("offline pack verification (scripts/verify-pack.ts)", () => {
 
 describe("the sealed PDF (scripts/verify-pack.ts on a PDF)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "verdict-seal-"));
-  const run = (file: string) => spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/verify-pack.ts"), file], { cwd: root, encoding: "utf8" });
+  const run = (file: string) =>
+    spawnSync(
+      process.execPath,
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/verify-pack.ts"), file],
+      { cwd: root, encoding: "utf8" },
+    );
 
   it("is signed over the whole file by a generated self-signed key kept in the data folder; a changed byte is reported as broken", async () => {
     process.env.VERDICT_PDF_SIGNING_DIR = dir;
@@ -137,10 +162,16 @@ describe("the sealed PDF (scripts/verify-pack.ts on a PDF)", () => {
     expect(report.notes.join()).toMatch(/sealed by Acme Procurement QA/);
 
     process.env.VERDICT_PDF_SIGNING_P12 = path.join(dir, "missing.p12");
-    await expect(exportPackPdf(analyst, decisionId)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringMatching(/VERDICT_PDF_SIGNING_P12=.*missing\.p12 cannot be read/) });
+    await expect(exportPackPdf(analyst, decisionId)).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringMatching(/VERDICT_PDF_SIGNING_P12=.*missing\.p12 cannot be read/),
+    });
     process.env.VERDICT_PDF_SIGNING_P12 = operatorKey;
     process.env.VERDICT_PDF_SIGNING_PASSPHRASE = "wrong";
-    await expect(exportPackPdf(analyst, decisionId)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringMatching(/does not open with the configured passphrase/) });
+    await expect(exportPackPdf(analyst, decisionId)).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringMatching(/does not open with the configured passphrase/),
+    });
     delete process.env.VERDICT_PDF_SIGNING_P12;
     delete process.env.VERDICT_PDF_SIGNING_PASSPHRASE;
   }, 120_000);

@@ -48,10 +48,36 @@ interface Bundle {
   format: string;
   decision: { id: string; status: string; quorum: number };
   revisions: Array<{ id: string; number: number; sha256: string; canonicalJson: string; supersededAt: string | null }>;
-  signatures: Array<{ id: string; packRevisionId: string; revisionSha256: string; signerId: string; printedName: string; signerEmail?: string | null; meaning: string; candidateId: string | null; reason: string; signedAt: string }>;
+  signatures: Array<{
+    id: string;
+    packRevisionId: string;
+    revisionSha256: string;
+    signerId: string;
+    printedName: string;
+    signerEmail?: string | null;
+    meaning: string;
+    candidateId: string | null;
+    reason: string;
+    signedAt: string;
+  }>;
   audit: {
     genesisHash: string;
-    events: Array<{ id: string; actorId: string | null; actorRoles: string[]; action: string; entityType: string; entityId: string; decisionId: string | null; before: Json; after: Json; ip: string | null; userAgent: string | null; createdAt: string; prevHash: string; hash: string }>;
+    events: Array<{
+      id: string;
+      actorId: string | null;
+      actorRoles: string[];
+      action: string;
+      entityType: string;
+      entityId: string;
+      decisionId: string | null;
+      before: Json;
+      after: Json;
+      ip: string | null;
+      userAgent: string | null;
+      createdAt: string;
+      prevHash: string;
+      hash: string;
+    }>;
     links: Array<{ id: string; prevHash: string; hash: string }>;
   };
 }
@@ -70,46 +96,81 @@ export function verifyBundle(bundle: Bundle): Report {
   // (1) revisions
   const revisions = new Map(bundle.revisions.map((r) => [r.id, r]));
   bundle.revisions.forEach((r, i) => {
-    if (sha256(r.canonicalJson) !== r.sha256) problems.push(`revision ${r.number}: SHA-256 of its canonical JSON is not ${r.sha256}`);
+    if (sha256(r.canonicalJson) !== r.sha256)
+      problems.push(`revision ${r.number}: SHA-256 of its canonical JSON is not ${r.sha256}`);
     try {
-      if (canonical(JSON.parse(r.canonicalJson) as Json) !== r.canonicalJson) problems.push(`revision ${r.number}: its JSON is not in canonical form`);
+      if (canonical(JSON.parse(r.canonicalJson) as Json) !== r.canonicalJson)
+        problems.push(`revision ${r.number}: its JSON is not in canonical form`);
     } catch {
       problems.push(`revision ${r.number}: its JSON does not parse`);
     }
     if (r.number !== i + 1) problems.push(`revision numbers are not consecutive at ${r.number}`);
-    if (i < bundle.revisions.length - 1 && !r.supersededAt) problems.push(`revision ${r.number} is followed by a newer one but not marked superseded`);
+    if (i < bundle.revisions.length - 1 && !r.supersededAt)
+      problems.push(`revision ${r.number} is followed by a newer one but not marked superseded`);
   });
 
   // (3) event content hashes, (4) links
   const events = bundle.audit.events;
   for (const e of events) {
-    const payload = canonical({ actorId: e.actorId, actorRoles: e.actorRoles, action: e.action, entityType: e.entityType, entityId: e.entityId, decisionId: e.decisionId, before: e.before, after: e.after, ip: e.ip, userAgent: e.userAgent, createdAt: e.createdAt });
-    if (sha256(e.prevHash, payload) !== e.hash) problems.push(`audit event ${e.id} (${e.action}): content does not match its hash`);
+    const payload = canonical({
+      actorId: e.actorId,
+      actorRoles: e.actorRoles,
+      action: e.action,
+      entityType: e.entityType,
+      entityId: e.entityId,
+      decisionId: e.decisionId,
+      before: e.before,
+      after: e.after,
+      ip: e.ip,
+      userAgent: e.userAgent,
+      createdAt: e.createdAt,
+    });
+    if (sha256(e.prevHash, payload) !== e.hash)
+      problems.push(`audit event ${e.id} (${e.action}): content does not match its hash`);
   }
   const links = bundle.audit.links;
   links.forEach((l, i) => {
-    if (i > 0 && l.prevHash !== links[i - 1]!.hash) problems.push(`audit chain broken between events ${links[i - 1]!.id} and ${l.id}`);
+    if (i > 0 && l.prevHash !== links[i - 1]!.hash)
+      problems.push(`audit chain broken between events ${links[i - 1]!.id} and ${l.id}`);
   });
-  if (links[0]?.id === "1" && links[0].prevHash !== bundle.audit.genesisHash) problems.push("the first audit event does not start from the genesis hash");
+  if (links[0]?.id === "1" && links[0].prevHash !== bundle.audit.genesisHash)
+    problems.push("the first audit event does not start from the genesis hash");
   const linkById = new Map(links.map((l) => [l.id, l]));
   for (const e of events) {
     const l = linkById.get(e.id);
-    if (!l || l.hash !== e.hash || l.prevHash !== e.prevHash) problems.push(`audit event ${e.id} is not in the exported chain links`);
+    if (!l || l.hash !== e.hash || l.prevHash !== e.prevHash)
+      problems.push(`audit event ${e.id} is not in the exported chain links`);
   }
-  if (links.length) notes.push(`audit chain head: event ${links[links.length - 1]!.id}, hash ${links[links.length - 1]!.hash} (compare with the live system)`);
+  if (links.length)
+    notes.push(
+      `audit chain head: event ${links[links.length - 1]!.id}, hash ${links[links.length - 1]!.hash} (compare with the live system)`,
+    );
 
   // (2) signatures ↔ revisions ↔ audit events
   const created = new Map<string, Json>();
-  for (const e of events) if (e.action === "signature.create" && e.after && typeof e.after === "object" && !Array.isArray(e.after)) created.set(e.entityId, e.after);
+  for (const e of events)
+    if (e.action === "signature.create" && e.after && typeof e.after === "object" && !Array.isArray(e.after))
+      created.set(e.entityId, e.after);
   const latest = bundle.revisions[bundle.revisions.length - 1];
   for (const s of bundle.signatures) {
     const r = revisions.get(s.packRevisionId);
     if (!r) problems.push(`signature ${s.id} (${s.printedName}) points to a revision not in the bundle`);
-    else if (r.sha256 !== s.revisionSha256) problems.push(`signature ${s.id} (${s.printedName}) carries hash ${s.revisionSha256}, but its revision ${r.number} hashes to ${r.sha256}`);
-    else if (r !== latest) notes.push(`signature of ${s.printedName} (${s.meaning}) is on superseded revision ${r.number}`);
+    else if (r.sha256 !== s.revisionSha256)
+      problems.push(
+        `signature ${s.id} (${s.printedName}) carries hash ${s.revisionSha256}, but its revision ${r.number} hashes to ${r.sha256}`,
+      );
+    else if (r !== latest)
+      notes.push(`signature of ${s.printedName} (${s.meaning}) is on superseded revision ${r.number}`);
     const after = created.get(s.id) as Record<string, Json> | undefined;
     if (!after) problems.push(`signature ${s.id} (${s.printedName}) has no signature.create audit event`);
-    else if (after.revisionSha256 !== s.revisionSha256 || after.signerId !== s.signerId || after.meaning !== s.meaning || (after.candidateId ?? null) !== s.candidateId || after.reason !== s.reason || ("signerEmail" in after && after.signerEmail !== (s.signerEmail ?? null))) {
+    else if (
+      after.revisionSha256 !== s.revisionSha256 ||
+      after.signerId !== s.signerId ||
+      after.meaning !== s.meaning ||
+      (after.candidateId ?? null) !== s.candidateId ||
+      after.reason !== s.reason ||
+      ("signerEmail" in after && after.signerEmail !== (s.signerEmail ?? null))
+    ) {
       problems.push(`signature ${s.id} (${s.printedName}) differs from what its audit event recorded`);
     }
   }
@@ -117,9 +178,17 @@ export function verifyBundle(bundle: Bundle): Report {
   // (5) quorum
   if (bundle.decision.status === "APPROVED") {
     const tally = new Map<string, Set<string>>();
-    for (const s of bundle.signatures) if (s.meaning === "APPROVAL") tally.set(`${s.packRevisionId}:${s.candidateId}`, (tally.get(`${s.packRevisionId}:${s.candidateId}`) ?? new Set()).add(s.signerId));
+    for (const s of bundle.signatures)
+      if (s.meaning === "APPROVAL")
+        tally.set(
+          `${s.packRevisionId}:${s.candidateId}`,
+          (tally.get(`${s.packRevisionId}:${s.candidateId}`) ?? new Set()).add(s.signerId),
+        );
     const best = Math.max(0, ...[...tally.values()].map((v) => v.size));
-    if (best < bundle.decision.quorum) problems.push(`the decision is approved but no candidate has ${bundle.decision.quorum} distinct approvers on one revision (best: ${best})`);
+    if (best < bundle.decision.quorum)
+      problems.push(
+        `the decision is approved but no candidate has ${bundle.decision.quorum} distinct approvers on one revision (best: ${best})`,
+      );
   }
   return { ok: problems.length === 0, problems, notes };
 }
@@ -145,9 +214,12 @@ export function verifyPdf(pdf: Buffer): Report {
   const [start, firstLength, secondStart, secondLength] = sig.range as [number, number, number, number];
   // The signed bytes are everything but the signature's own hex string, up to the file's end.
   if (start !== 0 || secondStart + secondLength !== pdf.length || secondStart <= firstLength) {
-    problems.push(`the signature covers bytes ${start}–${firstLength} and ${secondStart}–${secondStart + secondLength}, not the whole file of ${pdf.length} bytes (something was added or cut)`);
+    problems.push(
+      `the signature covers bytes ${start}–${firstLength} and ${secondStart}–${secondStart + secondLength}, not the whole file of ${pdf.length} bytes (something was added or cut)`,
+    );
   }
-  if (!sig.contentsHex || sig.contentsAt + sig.contentsHex.length + 2 !== secondStart) problems.push("the signature's byte range does not leave out exactly its /Contents");
+  if (!sig.contentsHex || sig.contentsAt + sig.contentsHex.length + 2 !== secondStart)
+    problems.push("the signature's byte range does not leave out exactly its /Contents");
   if (problems.length) return { ok: false, problems, notes };
   const signed = Buffer.concat([pdf.subarray(0, firstLength), pdf.subarray(secondStart, secondStart + secondLength)]);
   try {
@@ -156,13 +228,26 @@ export function verifyPdf(pdf: Buffer): Report {
     // What follows the PKCS#7 in its placeholder must still be the zeros it was padded with.
     const used = forge.asn1.toDer(asn1).length() * 2;
     if (!/^0*$/.test(sig.contentsHex.slice(used))) problems.push("the signature's padding was changed after sealing");
-    const message = forge.pkcs7.messageFromAsn1(asn1) as unknown as { certificates: forge.pki.Certificate[]; rawCapture: { authenticatedAttributes?: forge.asn1.Asn1[]; signature: string; digestAlgorithm: string } };
+    const message = forge.pkcs7.messageFromAsn1(asn1) as unknown as {
+      certificates: forge.pki.Certificate[];
+      rawCapture: { authenticatedAttributes?: forge.asn1.Asn1[]; signature: string; digestAlgorithm: string };
+    };
     const { authenticatedAttributes: attributes, signature } = message.rawCapture;
     if (!attributes) throw new Error("the PKCS#7 has no signed attributes");
-    const digestAttribute = attributes.find((a) => forge.asn1.derToOid((a.value as forge.asn1.Asn1[])[0]!.value as string) === forge.pki.oids.messageDigest!);
-    const stated = digestAttribute ? Buffer.from(((digestAttribute.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!.value as string, "binary").toString("hex") : null;
+    const digestAttribute = attributes.find(
+      (a) => forge.asn1.derToOid((a.value as forge.asn1.Asn1[])[0]!.value as string) === forge.pki.oids.messageDigest!,
+    );
+    const stated = digestAttribute
+      ? Buffer.from(
+          ((digestAttribute.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!.value as string,
+          "binary",
+        ).toString("hex")
+      : null;
     const actual = createHash("sha256").update(signed).digest("hex");
-    if (stated !== actual) problems.push(`the PDF was changed after it was sealed: its bytes hash to ${actual}, the signature states ${stated ?? "no digest"}`);
+    if (stated !== actual)
+      problems.push(
+        `the PDF was changed after it was sealed: its bytes hash to ${actual}, the signature states ${stated ?? "no digest"}`,
+      );
     // The signer signed the DER of the attributes as a SET.
     const set = forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.SET, true, attributes);
     const md = forge.md.sha256.create().update(forge.asn1.toDer(set).getBytes());
@@ -170,10 +255,15 @@ export function verifyPdf(pdf: Buffer): Report {
     if (!cert) problems.push("the signature carries no certificate");
     else {
       const valid = (cert.publicKey as forge.pki.rsa.PublicKey).verify(md.digest().bytes(), signature);
-      if (!valid) problems.push("the signature does not verify with the certificate it carries (the signed attributes were altered)");
+      if (!valid)
+        problems.push(
+          "the signature does not verify with the certificate it carries (the signed attributes were altered)",
+        );
       const cn = (cert.subject.getField("CN") as { value?: string } | null)?.value ?? "unnamed";
       const selfSigned = cert.subject.hash === cert.issuer.hash;
-      notes.push(`sealed by ${cn}${selfSigned ? " (a self-signed certificate: it shows tampering, not who the operator is)" : `, issued by ${(cert.issuer.getField("CN") as { value?: string } | null)?.value ?? "unnamed"}`}`);
+      notes.push(
+        `sealed by ${cn}${selfSigned ? " (a self-signed certificate: it shows tampering, not who the operator is)" : `, issued by ${(cert.issuer.getField("CN") as { value?: string } | null)?.value ?? "unnamed"}`}`,
+      );
     }
   } catch (error) {
     problems.push(`the signature cannot be read: ${(error as Error).message}`);
@@ -193,12 +283,18 @@ function main() {
     process.stdout.write(`PDF ${path.basename(file)}: ${raw.length} bytes\n`);
     for (const n of report.notes) process.stdout.write(`  note: ${n}\n`);
     for (const p of report.problems) process.stdout.write(`  PROBLEM: ${p}\n`);
-    process.stdout.write(report.ok ? "OK: the seal covers the whole file and matches it.\n" : `FAILED: ${report.problems.length} problem(s).\n`);
+    process.stdout.write(
+      report.ok
+        ? "OK: the seal covers the whole file and matches it.\n"
+        : `FAILED: ${report.problems.length} problem(s).\n`,
+    );
     process.exit(report.ok ? 0 : 1);
   }
   const bundle = JSON.parse(raw.toString("utf8")) as Bundle;
   const report = verifyBundle(bundle);
-  process.stdout.write(`Decision ${bundle.decision.id} (${bundle.decision.status}): ${bundle.revisions.length} revisions, ${bundle.signatures.length} signatures, ${bundle.audit.events.length} audit events, ${bundle.audit.links.length} chain links\n`);
+  process.stdout.write(
+    `Decision ${bundle.decision.id} (${bundle.decision.status}): ${bundle.revisions.length} revisions, ${bundle.signatures.length} signatures, ${bundle.audit.events.length} audit events, ${bundle.audit.links.length} chain links\n`,
+  );
   for (const n of report.notes) process.stdout.write(`  note: ${n}\n`);
   for (const p of report.problems) process.stdout.write(`  PROBLEM: ${p}\n`);
   process.stdout.write(report.ok ? "OK: every check passed.\n" : `FAILED: ${report.problems.length} problem(s).\n`);

@@ -10,7 +10,10 @@ import { startMaintenance } from "../lib/server/jobs/recovery.ts";
 import { startHarnessJobs } from "../lib/server/harness/queue.ts";
 
 async function main() {
-  if (!checkEnv().DATABASE_URL) throw new Error("Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).");
+  if (!checkEnv().DATABASE_URL)
+    throw new Error(
+      "Set DATABASE_URL: the job queue lives in PostgreSQL (the embedded database runs jobs in the web process).",
+    );
   const db = await database();
   const stop = await runWorker(db);
   // Lost runs, orphaned spool files: at start and periodically, like the web servers.

@@ -38,8 +38,10 @@ export async function dropDatabase(url: string): Promise<void> {
 async function onServer(url: string, fn: (client: pg.Client, name: string) => Promise<unknown>): Promise<void> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
-  if (!["127.0.0.1", "localhost", "[::1]"].includes(target.hostname)) throw new Error(`Refusing to touch a database on ${target.hostname}: tests use a local server only.`);
-  if (!/^[a-z0-9_]*(test|e2e)[a-z0-9_]*$/.test(name)) throw new Error(`Refusing to recreate "${name}": a test database name must contain "test" or "e2e".`);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(target.hostname))
+    throw new Error(`Refusing to touch a database on ${target.hostname}: tests use a local server only.`);
+  if (!/^[a-z0-9_]*(test|e2e)[a-z0-9_]*$/.test(name))
+    throw new Error(`Refusing to recreate "${name}": a test database name must contain "test" or "e2e".`);
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });

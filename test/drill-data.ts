@@ -33,11 +33,22 @@ function* batches(n: number, line: (i: number) => string | null): Generator<stri
 }
 
 export async function copyDatasetItems(client: pg.PoolClient, datasetVersionId: number, n: number): Promise<void> {
-  await copyCsvPg(client, "DatasetItem", ["datasetVersionId", "itemId", "label", "slice", "text"], batches(n, (i) => csvRow([datasetVersionId, itemId(i), isPositive(i), `slice-${i % 10}`, `message number ${i}`])));
+  await copyCsvPg(
+    client,
+    "DatasetItem",
+    ["datasetVersionId", "itemId", "label", "slice", "text"],
+    batches(n, (i) => csvRow([datasetVersionId, itemId(i), isPositive(i), `slice-${i % 10}`, `message number ${i}`])),
+  );
 }
 
 /** A run's predictions: a positive scores higher on average; 0.1% are parse failures; `skill` separates the classes. */
-export async function copyPredictions(client: pg.PoolClient, evalRunId: number, n: number, seed: number, skill = 1): Promise<void> {
+export async function copyPredictions(
+  client: pg.PoolClient,
+  evalRunId: number,
+  n: number,
+  seed: number,
+  skill = 1,
+): Promise<void> {
   const random = rng(seed);
   await copyCsvPg(
     client,

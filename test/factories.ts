@@ -19,7 +19,14 @@ export async function makeActor(roles: RoleName[], name?: string): Promise<Actor
   const email = `${unique("user")}@verdict.test`;
   const create = (printed: string) =>
     prisma.user.create({
-      data: { email, name: printed, roles, passwordHash: "not-a-real-hash", createdAt: ENROLLED_AT(), approverSince: roles.includes("APPROVER") ? ENROLLED_AT() : null },
+      data: {
+        email,
+        name: printed,
+        roles,
+        passwordHash: "not-a-real-hash",
+        createdAt: ENROLLED_AT(),
+        approverSince: roles.includes("APPROVER") ? ENROLLED_AT() : null,
+      },
       select: { id: true, email: true, name: true },
     });
   const user = await create(name ?? unique("Test User")).catch((error: { code?: string }) => {
@@ -29,11 +36,21 @@ export async function makeActor(roles: RoleName[], name?: string): Promise<Actor
   return { ...user, roles };
 }
 
-export async function makeDecision(createdBy: Actor, overrides: Partial<{ title: string; status: "DRAFT" | "IN_REVIEW"; quorum: number }> = {}) {
+export async function makeDecision(
+  createdBy: Actor,
+  overrides: Partial<{ title: string; status: "DRAFT" | "IN_REVIEW"; quorum: number }> = {},
+) {
   const prisma = await db();
   const { id: _id, ...params } = demoDecision;
   return prisma.decision.create({
-    data: { ...params, operatingRule: "FIXED", title: overrides.title ?? unique("Decision"), status: overrides.status, quorum: overrides.quorum ?? params.quorum, createdById: createdBy.id },
+    data: {
+      ...params,
+      operatingRule: "FIXED",
+      title: overrides.title ?? unique("Decision"),
+      status: overrides.status,
+      quorum: overrides.quorum ?? params.quorum,
+      createdById: createdBy.id,
+    },
     select: { id: true },
   });
 }
@@ -46,10 +63,25 @@ export const rationaleCiting = (suite: string) =>
   `${suite} includes toxicity scenarios close to our moderation task, though at balanced prevalence and with its own prompt template.`;
 
 /** One stage-1 leaderboard row for a candidate, under its own name, as an import would store it. */
-export async function addCandidateScore(decisionId: string, candidate: { id: string; name: string }, suite = CITED_SUITE, value = 0.7) {
+export async function addCandidateScore(
+  decisionId: string,
+  candidate: { id: string; name: string },
+  suite = CITED_SUITE,
+  value = 0.7,
+) {
   const prisma = await db();
   return prisma.leaderboardScore.create({
-    data: { decisionId, candidateId: candidate.id, modelName: candidate.name, stage: "LEADERBOARD", suite, metric: "mean win rate", value, source: "test", retrievedAt: new Date("2026-01-01T00:00:00Z") },
+    data: {
+      decisionId,
+      candidateId: candidate.id,
+      modelName: candidate.name,
+      stage: "LEADERBOARD",
+      suite,
+      metric: "mean win rate",
+      value,
+      source: "test",
+      retrievedAt: new Date("2026-01-01T00:00:00Z"),
+    },
     select: { id: true },
   });
 }
@@ -67,7 +99,15 @@ export async function completeShortlist(decisionId: string, suite = CITED_SUITE)
   }
   await prisma.suiteResemblance.upsert({
     where: { decisionId_suite: { decisionId, suite } },
-    create: { decisionId, suite, task: "PARTIAL", taskNote: "toxicity, not our policy", distribution: "MISMATCH", distributionNote: "balanced classes", promptScoring: "PARTIAL" },
+    create: {
+      decisionId,
+      suite,
+      task: "PARTIAL",
+      taskNote: "toxicity, not our policy",
+      distribution: "MISMATCH",
+      distributionNote: "balanced classes",
+      promptScoring: "PARTIAL",
+    },
     update: {},
   });
 }
@@ -76,7 +116,10 @@ export async function completeShortlist(decisionId: string, suite = CITED_SUITE)
 export async function addEvaluationVersion(decisionId: string, itemCount = 2000, positiveCount = 60) {
   const prisma = await db();
   const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("set") }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount, positiveCount }, select: { id: true } });
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount, positiveCount },
+    select: { id: true },
+  });
   await prisma.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
   return version.id;
 }
@@ -87,12 +130,20 @@ export async function addEvaluationVersion(decisionId: string, itemCount = 2000,
  * empty one; `evaluationVersion: false` leaves it to the first dataset import). No eval runs:
  * none is required, and none is left computing.
  */
-export async function makeCompleteDecision(analyst: Actor, options: { candidates?: string[]; quorum?: number; evaluationVersion?: boolean } = {}) {
+export async function makeCompleteDecision(
+  analyst: Actor,
+  options: { candidates?: string[]; quorum?: number; evaluationVersion?: boolean } = {},
+) {
   const prisma = await db();
   const { id: decisionId } = await makeDecision(analyst, { quorum: options.quorum });
   const candidates = [];
   for (const n of options.candidates ?? ["A", "B"]) {
-    candidates.push(await prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "test" }, select: { id: true, name: true } }));
+    candidates.push(
+      await prisma.candidate.create({
+        data: { decisionId, name: unique(n), provider: "test" },
+        select: { id: true, name: true },
+      }),
+    );
   }
   await completeShortlist(decisionId);
   const datasetVersionId = options.evaluationVersion === false ? null : await addEvaluationVersion(decisionId);
@@ -104,11 +155,20 @@ export async function makePendingRun(items: number) {
   const analyst = await makeActor(["ANALYST"]);
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
-  const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("C"), provider: "p" }, select: { id: true } });
+  const candidate = await prisma.candidate.create({
+    data: { decisionId, name: unique("C"), provider: "p" },
+    select: { id: true },
+  });
   const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: items, positiveCount: Math.ceil(items / 10) }, select: { id: true } });
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount: items, positiveCount: Math.ceil(items / 10) },
+    select: { id: true },
+  });
   await prisma.$executeRaw`INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, 'i' || g, g % 10 = 0 FROM generate_series(1, ${items}::int) g`;
-  const run = await prisma.evalRun.create({ data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id }, select: { id: true } });
+  const run = await prisma.evalRun.create({
+    data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id },
+    select: { id: true },
+  });
   // Scores that separate the classes imperfectly (deterministic: the same evidence, the same metrics).
   await prisma.$executeRaw`INSERT INTO "Prediction" ("evalRunId", "itemId", score) SELECT ${run.id}, 'i' || g, CASE WHEN g % 10 = 0 THEN 0.4 ELSE 0 END + (g * 7919 % 1000) / 1600.0 FROM generate_series(1, ${items}::int) g`;
   return { decisionId, runId: run.id };

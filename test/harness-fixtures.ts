@@ -24,12 +24,22 @@ export interface HarnessItemSpec {
  * A decision with an evaluation dataset version of `items`, the protocol set, and one candidate
  * whose endpoint is `baseUrl` — each made through the app's own use cases where one exists.
  */
-export async function makeHarnessDecision(analyst: Actor, baseUrl: string, items: readonly HarnessItemSpec[], options: { protocol?: EvalProtocol; concurrency?: number; apiKey?: string; priceIn?: number; priceOut?: number } = {}) {
+export async function makeHarnessDecision(
+  analyst: Actor,
+  baseUrl: string,
+  items: readonly HarnessItemSpec[],
+  options: { protocol?: EvalProtocol; concurrency?: number; apiKey?: string; priceIn?: number; priceOut?: number } = {},
+) {
   const prisma = await db();
   const { id: decisionId } = await makeDecision(analyst);
   const versionId = await addEvaluationVersion(decisionId, items.length, items.filter((i) => i.label).length);
-  await prisma.datasetItem.createMany({ data: items.map((i) => ({ datasetVersionId: versionId, itemId: i.itemId, label: i.label, text: i.text })) });
-  const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("Sim"), provider: "test" }, select: { id: true, name: true } });
+  await prisma.datasetItem.createMany({
+    data: items.map((i) => ({ datasetVersionId: versionId, itemId: i.itemId, label: i.label, text: i.text })),
+  });
+  const candidate = await prisma.candidate.create({
+    data: { decisionId, name: unique("Sim"), provider: "test" },
+    select: { id: true, name: true },
+  });
   await setEvalProtocol(analyst, decisionId, options.protocol ?? LABEL_PROTOCOL);
   await setCandidateEndpoint(analyst, decisionId, {
     candidateId: candidate.id,

@@ -1,7 +1,11 @@
 import type { StoredRunMetrics } from "../lib/evidence/run-input.ts";
 import { storedRunMetrics } from "../lib/evidence/run-input.ts";
 
-type DeepPartial<T> = T extends readonly (infer U)[] ? readonly DeepPartial<U>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> = T extends readonly (infer U)[]
+  ? readonly DeepPartial<U>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 /**
  * Stored metrics for a pure test that reads only a few figures: the fields given are type-checked

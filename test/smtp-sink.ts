@@ -8,7 +8,10 @@ import { SMTPServer } from "smtp-server";
  * `<n>-<recipient>.eml`, where a test (vitest or an e2e spec in another process) reads it back.
  * No TLS and no authentication: it listens on 127.0.0.1 only.
  */
-export async function startSmtpSink(folder: string, port = 0): Promise<{ url: string; port: number; close: () => Promise<void> }> {
+export async function startSmtpSink(
+  folder: string,
+  port = 0,
+): Promise<{ url: string; port: number; close: () => Promise<void> }> {
   mkdirSync(folder, { recursive: true });
   let count = 0;
   const server = new SMTPServer({
@@ -19,7 +22,10 @@ export async function startSmtpSink(folder: string, port = 0): Promise<{ url: st
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const to = session.envelope.rcptTo.map((r) => r.address).join(",");
-        writeFileSync(path.join(folder, `${String(++count).padStart(4, "0")}-${to.replace(/[^a-z0-9@._-]/gi, "_")}.eml`), Buffer.concat(chunks));
+        writeFileSync(
+          path.join(folder, `${String(++count).padStart(4, "0")}-${to.replace(/[^a-z0-9@._-]/gi, "_")}.eml`),
+          Buffer.concat(chunks),
+        );
         callback();
       });
     },
@@ -30,7 +36,11 @@ export async function startSmtpSink(folder: string, port = 0): Promise<{ url: st
   });
   const address = server.server.address();
   const actual = typeof address === "object" && address ? address.port : port;
-  return { url: `smtp://127.0.0.1:${actual}`, port: actual, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${actual}`,
+    port: actual,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The mails delivered to `to` so far, oldest first, as raw text. */
@@ -41,12 +51,16 @@ export function mailsTo(folder: string, to: string): string[] {
   } catch {
     return [];
   }
-  return files.filter((f) => f.slice(5).startsWith(to.replace(/[^a-z0-9@._-]/gi, "_"))).map((f) => readFileSync(path.join(folder, f), "utf8"));
+  return files
+    .filter((f) => f.slice(5).startsWith(to.replace(/[^a-z0-9@._-]/gi, "_")))
+    .map((f) => readFileSync(path.join(folder, f), "utf8"));
 }
 
 /** The invitation link of a raw mail (its body may be quoted-printable: soft line breaks and =XX). */
 export function invitationLinkIn(raw: string): string | null {
-  const text = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const text = raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return text.match(/https?:\/\/\S+\/invite\?token=vdi_[A-Za-z0-9_-]+/)?.[0] ?? null;
 }
 

@@ -34,7 +34,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
     one(q.verify) === "1" && !headError ? verifyAuditChain(actor, anchor) : Promise.resolve(null),
   ]);
   const params = (extra: Record<string, string>) => {
-    const p = new URLSearchParams(Object.entries({ decision, action, actor: actorId, ...extra }).filter(([, v]) => v) as [string, string][]);
+    const p = new URLSearchParams(
+      Object.entries({ decision, action, actor: actorId, ...extra }).filter(([, v]) => v) as [string, string][],
+    );
     return `/audit?${p.toString()}`;
   };
 
@@ -42,9 +44,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
     <article aria-labelledby="audit-title">
       <h1 id="audit-title">Audit trail{decision ? ` — decision ${decision}` : ""}</h1>
       <p className="muted">
-        Append-only and hash-chained: each event&apos;s hash covers the previous hash and the event&apos;s canonical JSON. The database refuses edits and deletions; verifying recomputes every hash from the stored rows, so a change made behind the database&apos;s back shows as a broken link.
+        Append-only and hash-chained: each event&apos;s hash covers the previous hash and the event&apos;s canonical
+        JSON. The database refuses edits and deletions; verifying recomputes every hash from the stored rows, so a
+        change made behind the database&apos;s back shows as a broken link.
       </p>
-      <form method="get" action="/audit" className="card" style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }} aria-label="Filter the audit trail">
+      <form
+        method="get"
+        action="/audit"
+        className="card"
+        style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }}
+        aria-label="Filter the audit trail"
+      >
         <label>
           Decision id
           <input name="decision" defaultValue={decision} />
@@ -53,7 +63,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
           Action
           <select name="action" defaultValue={action}>
             <option value="">any</option>
-            {AUDIT_ACTIONS.map((a) => <option key={a} value={a}>{a}</option>)}
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -64,17 +78,35 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
           Earlier head (optional)
           <input name="head" defaultValue={head} placeholder="seq:hash from an export" aria-describedby="head-help" />
         </label>
-        <button type="submit" className="secondary">Filter</button>
-        <button type="submit" name="verify" value="1">Verify the chain</button>
+        <button type="submit" className="secondary">
+          Filter
+        </button>
+        <button type="submit" name="verify" value="1">
+          Verify the chain
+        </button>
       </form>
       <p id="head-help" className="muted" style={{ fontSize: "0.85rem" }}>
-        Verifying also checks every signature and pack revision against the event that recorded it. Deleted newest events break no link: give a head printed earlier (every export prints one, as does <code>npx verdict audit head</code>) to detect them.
+        Verifying also checks every signature and pack revision against the event that recorded it. Deleted newest
+        events break no link: give a head printed earlier (every export prints one, as does{" "}
+        <code>npx verdict audit head</code>) to detect them.
       </p>
-      {headError && <p className="message-error" role="alert">{headError}</p>}
+      {headError && (
+        <p className="message-error" role="alert">
+          {headError}
+        </p>
+      )}
       {verification && <VerifyResult result={verification} />}
-      {decision && <p><Link href={`/decisions/${encodeURIComponent(decision)}/review`}>Review and sign-off of this decision</Link></p>}
+      {decision && (
+        <p>
+          <Link href={`/decisions/${encodeURIComponent(decision)}/review`}>Review and sign-off of this decision</Link>
+        </p>
+      )}
       <AuditTable events={list.events} />
-      {list.nextBefore && <p><Link href={params({ before: list.nextBefore })}>Older events</Link></p>}
+      {list.nextBefore && (
+        <p>
+          <Link href={params({ before: list.nextBefore })}>Older events</Link>
+        </p>
+      )}
     </article>
   );
 }

@@ -11,7 +11,12 @@ import { requestInfo } from "@/lib/server/request-info";
 /** The one action a signed-out visitor can run besides sign-in: the invitation's token is the credential. */
 export async function acceptInvitationAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   const parsed = acceptInvitationSchema.safeParse(formDataToObject(formData));
-  if (!parsed.success) return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: "Please correct the highlighted fields.",
+      fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+    };
   try {
     await acceptInvitation(parsed.data.token, parsed.data.password, await requestInfo());
   } catch (error) {

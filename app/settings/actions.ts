@@ -11,7 +11,11 @@ export const createTokenAction = defineAction({
     const created = await createApiToken(actor, input.name, request);
     revalidatePath("/settings");
     // The token itself is returned once, to be shown once; only its hash is stored.
-    return { ok: true, message: `Token "${created.name}" created. Copy it now: it will not be shown again.`, data: { token: created.token } };
+    return {
+      ok: true,
+      message: `Token "${created.name}" created. Copy it now: it will not be shown again.`,
+      data: { token: created.token },
+    };
   },
 });
 

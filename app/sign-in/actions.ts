@@ -20,7 +20,10 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
     return null;
   } catch (error) {
     // One message for every failure: it must not reveal whether the email exists.
-    if (error instanceof AuthError) return { message: "Email or password is incorrect, or there were too many attempts: wait a minute and try again." };
+    if (error instanceof AuthError)
+      return {
+        message: "Email or password is incorrect, or there were too many attempts: wait a minute and try again.",
+      };
     throw error; // NEXT_REDIRECT on success
   }
 }

@@ -18,7 +18,11 @@ function toPath(value: string | string[] | undefined): string {
   }
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const callbackUrl = toPath(params.callbackUrl);
   if (await currentActor()) redirect(callbackUrl);
@@ -26,7 +30,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <section className="sign-in card">
       <h1>Sign in to Verdict</h1>
       <p className="muted">Evidence a procurement committee can defend.</p>
-      {params.notice === "enrolled" && <p className="message-ok" role="status">Your password is set. Sign in with your email and the password you chose.</p>}
+      {params.notice === "enrolled" && (
+        <p className="message-ok" role="status">
+          Your password is set. Sign in with your email and the password you chose.
+        </p>
+      )}
       <SignInForm callbackUrl={callbackUrl} />
     </section>
   );

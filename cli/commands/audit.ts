@@ -1,4 +1,3 @@
-
 export const HELP = `usage: verdict audit verify [--head <seq>:<hash>] [--json]
        verdict audit head [--json]
 
@@ -45,11 +44,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (!underReactServer()) {
     // bin/verdict.mjs starts server commands with this condition; a direct `tsx cli/verdict.ts` does not.
-    process.stderr.write("verdict audit: run it as `npx verdict audit verify` (it needs Node's react-server condition).\n");
+    process.stderr.write(
+      "verdict audit: run it as `npx verdict audit verify` (it needs Node's react-server condition).\n",
+    );
     return 2;
   }
 
-  const { auditHeadWith, formatHead, parseHead, verifyAuditChainWith } = await import("../../lib/server/audit-verify.ts");
+  const { auditHeadWith, formatHead, parseHead, verifyAuditChainWith } =
+    await import("../../lib/server/audit-verify.ts");
   let anchor = null;
   try {
     anchor = options.head ? parseHead(options.head) : null;
@@ -76,7 +78,9 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       const b = result.firstBroken!;
       const where = b.reason.startsWith("record-") ? `record ${b.id}` : `event ${b.id}`;
-      process.stdout.write(`Audit chain BROKEN at ${where} (${b.reason}): ${b.message}\n  expected ${b.expected}\n  found    ${b.found}\n`);
+      process.stdout.write(
+        `Audit chain BROKEN at ${where} (${b.reason}): ${b.message}\n  expected ${b.expected}\n  found    ${b.found}\n`,
+      );
       for (const p of result.recordProblems.slice(1)) process.stdout.write(`  also: ${p.message}\n`);
       process.stdout.write(`${result.checked} events checked.\n`);
     }

@@ -39,7 +39,12 @@ export async function run(argv: string[]): Promise<number> {
   }
   let values: { file?: string; as?: string; token?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: rest, strict: true, allowPositionals: false, options: { file: { type: "string" }, ...ACTOR_OPTIONS, help: { type: "boolean", short: "h" } } }));
+    ({ values } = parseArgs({
+      args: rest,
+      strict: true,
+      allowPositionals: false,
+      options: { file: { type: "string" }, ...ACTOR_OPTIONS, help: { type: "boolean", short: "h" } },
+    }));
     if (values.help) {
       process.stdout.write(HELP + "\n");
       return 0;
@@ -60,7 +65,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     body = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : `cannot be read (${(error as Error).message})`;
+    const reason =
+      error instanceof SyntaxError
+        ? `not valid JSON (${error.message})`
+        : `cannot be read (${(error as Error).message})`;
     return fail([{ field: "(file)", reason }]);
   }
   try {
@@ -71,7 +79,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     // A copyFrom source that is missing, or a copied decision still lacking a parameter.
-    if (error instanceof z.ZodError) return fail(fieldProblems(error).map((p) => ({ ...p, field: p.field || "(body)" })));
+    if (error instanceof z.ZodError)
+      return fail(fieldProblems(error).map((p) => ({ ...p, field: p.field || "(body)" })));
     if (error instanceof AppError) {
       const issues = (error.details as { issues?: FieldProblem[] } | undefined)?.issues;
       if (issues?.length) return fail(issues);

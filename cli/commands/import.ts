@@ -30,7 +30,13 @@ reason; the first 100 and the total) on stderr and exits 1; nothing is written.`
 
 class UsageError extends Error {}
 
-const list = (v: string | undefined) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 export async function run(argv: string[]): Promise<number> {
   let code = 0;
@@ -61,7 +67,8 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const [kind, file] = positionals;
-    if (!kind || !["dataset", "predictions", "leaderboard", "serving"].includes(kind)) throw new UsageError("the first argument is dataset, predictions, leaderboard or serving");
+    if (!kind || !["dataset", "predictions", "leaderboard", "serving"].includes(kind))
+      throw new UsageError("the first argument is dataset, predictions, leaderboard or serving");
     if (!file) throw new UsageError("FILE is required");
     if (!values.decision) throw new UsageError("--decision ID is required");
     setEnv(values.queue ? { VERDICT_WORKER: "0" } : { VERDICT_JOBS: "inline" });
@@ -71,14 +78,28 @@ export async function run(argv: string[]): Promise<number> {
     let result: unknown;
     if (kind === "dataset") {
       if (!values.dataset) throw new UsageError("--dataset NAME is required");
-      result = await importDataset(actor, values.decision, upload, { ...base, datasetName: values.dataset, negativeLabels: list(values.negative) });
+      result = await importDataset(actor, values.decision, upload, {
+        ...base,
+        datasetName: values.dataset,
+        negativeLabels: list(values.negative),
+      });
     } else if (kind === "predictions") {
-      if (!values.candidate || !values["dataset-version"]) throw new UsageError("--candidate ID and --dataset-version ID are required");
-      const r = await importPredictions(actor, values.decision, values.candidate, Number(values["dataset-version"]), upload, { ...base, negativeLabels: list(values.negative) });
+      if (!values.candidate || !values["dataset-version"])
+        throw new UsageError("--candidate ID and --dataset-version ID are required");
+      const r = await importPredictions(
+        actor,
+        values.decision,
+        values.candidate,
+        Number(values["dataset-version"]),
+        upload,
+        { ...base, negativeLabels: list(values.negative) },
+      );
       if (!values.queue && !r.existing) {
         process.stderr.write(`Computing the metrics of run ${r.runId}…\n`);
         await drainInlineJobs();
-        const runRow = await (await database()).prisma.evalRun.findUniqueOrThrow({ where: { id: r.runId }, select: { status: true, error: true } });
+        const runRow = await (
+          await database()
+        ).prisma.evalRun.findUniqueOrThrow({ where: { id: r.runId }, select: { status: true, error: true } });
         result = { ...r, status: runRow.status, ...(runRow.error ? { error: runRow.error } : {}) };
       } else result = r;
     } else {
@@ -89,10 +110,15 @@ export async function run(argv: string[]): Promise<number> {
         parseOptions: {
           model: values.model,
           runSpec: values["run-spec"],
-          individualResponses: values["individual-responses"] ? readFileSync(values["individual-responses"], "utf8") : undefined,
+          individualResponses: values["individual-responses"]
+            ? readFileSync(values["individual-responses"], "utf8")
+            : undefined,
         },
       };
-      result = kind === "leaderboard" ? await importLeaderboard(actor, values.decision, upload, options) : await importServing(actor, values.decision, upload, options);
+      result =
+        kind === "leaderboard"
+          ? await importLeaderboard(actor, values.decision, upload, options)
+          : await importServing(actor, values.decision, upload, options);
     }
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
   } catch (error) {
@@ -105,17 +131,37 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof UsageError || error instanceof MissingActorError || (error instanceof Error && error.name === "TypeError" && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"))) {
+  if (
+    error instanceof UsageError ||
+    error instanceof MissingActorError ||
+    (error instanceof Error &&
+      error.name === "TypeError" &&
+      "code" in error &&
+      String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"))
+  ) {
     process.stderr.write(`verdict import: ${error.message}\n\n${HELP}\n`);
     return 2;
   }
   if (error instanceof AppError) {
     process.stderr.write(`verdict import: ${error.message}\n`);
-    const details = error.details as { errors?: { line?: number; record?: string; field: string; value?: string; reason: string }[]; errorCount?: number; unmatched?: string[]; candidates?: { id: string; name: string }[] } | undefined;
-    for (const e of details?.errors ?? []) process.stderr.write(`  ${e.line !== undefined ? `line ${e.line}` : (e.record ?? "")}\t${e.field}\t${JSON.stringify(e.value ?? "")}\t${e.reason}\n`);
-    if (details?.errors && details.errorCount !== undefined && details.errorCount > details.errors.length) process.stderr.write(`  … ${details.errorCount - details.errors.length} more\n`);
+    const details = error.details as
+      | {
+          errors?: { line?: number; record?: string; field: string; value?: string; reason: string }[];
+          errorCount?: number;
+          unmatched?: string[];
+          candidates?: { id: string; name: string }[];
+        }
+      | undefined;
+    for (const e of details?.errors ?? [])
+      process.stderr.write(
+        `  ${e.line !== undefined ? `line ${e.line}` : (e.record ?? "")}\t${e.field}\t${JSON.stringify(e.value ?? "")}\t${e.reason}\n`,
+      );
+    if (details?.errors && details.errorCount !== undefined && details.errorCount > details.errors.length)
+      process.stderr.write(`  … ${details.errorCount - details.errors.length} more\n`);
     if (details?.unmatched) {
-      process.stderr.write(`  unmatched: ${details.unmatched.join(", ")}\n  candidates: ${(details.candidates ?? []).map((c) => `${c.name} (${c.id})`).join(", ")}\n  map them with --map '{"<name>":"<candidateId>"}' or --skip-unmatched\n`);
+      process.stderr.write(
+        `  unmatched: ${details.unmatched.join(", ")}\n  candidates: ${(details.candidates ?? []).map((c) => `${c.name} (${c.id})`).join(", ")}\n  map them with --map '{"<name>":"<candidateId>"}' or --skip-unmatched\n`,
+      );
     }
     return 1;
   }

@@ -32,7 +32,21 @@ score for its gold label first; ties by item id. Prints the page as JSON ({"item
 "previous", …}). A bad option value prints "field: reason" on stderr and exits 1; exit code 2:
 invalid options.`;
 
-type Values = { decision?: string; run?: string; cell?: string; threshold?: string; slice?: string; vs?: string; after?: string; before?: string; limit?: string; csv?: boolean; as?: string; token?: string; help?: boolean };
+type Values = {
+  decision?: string;
+  run?: string;
+  cell?: string;
+  threshold?: string;
+  slice?: string;
+  vs?: string;
+  after?: string;
+  before?: string;
+  limit?: string;
+  csv?: boolean;
+  as?: string;
+  token?: string;
+  help?: boolean;
+};
 
 export async function run(argv: string[]): Promise<number> {
   let values: Values;
@@ -42,8 +56,18 @@ export async function run(argv: string[]): Promise<number> {
       strict: true,
       allowPositionals: false,
       options: {
-        decision: { type: "string" }, run: { type: "string" }, cell: { type: "string" }, threshold: { type: "string" }, slice: { type: "string" }, vs: { type: "string" },
-        after: { type: "string" }, before: { type: "string" }, limit: { type: "string" }, csv: { type: "boolean" }, ...ACTOR_OPTIONS, help: { type: "boolean", short: "h" },
+        decision: { type: "string" },
+        run: { type: "string" },
+        cell: { type: "string" },
+        threshold: { type: "string" },
+        slice: { type: "string" },
+        vs: { type: "string" },
+        after: { type: "string" },
+        before: { type: "string" },
+        limit: { type: "string" },
+        csv: { type: "boolean" },
+        ...ACTOR_OPTIONS,
+        help: { type: "boolean", short: "h" },
       },
     }));
     if (values.help) {

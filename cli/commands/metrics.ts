@@ -33,14 +33,22 @@ const STDIN = "-";
 
 class UsageError extends Error {}
 
-function number(name: string, raw: string | undefined, check: (v: number) => boolean, what: string): number | undefined {
+function number(
+  name: string,
+  raw: string | undefined,
+  check: (v: number) => boolean,
+  what: string,
+): number | undefined {
   if (raw === undefined) return undefined;
   const v = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(v) || !check(v)) throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
+  if (raw.trim() === "" || !Number.isFinite(v) || !check(v))
+    throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
   return v;
 }
 
-export function parseOptions(argv: string[]): { input: string; format?: TabularFormat; options: EvaluateOptions } | "help" {
+export function parseOptions(
+  argv: string[],
+): { input: string; format?: TabularFormat; options: EvaluateOptions } | "help" {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -60,7 +68,8 @@ export function parseOptions(argv: string[]): { input: string; format?: TabularF
   });
   if (values.help) return "help";
   if (!values.input) throw new UsageError("--input FILE (or - for standard input) is required");
-  if (values.format !== undefined && !["csv", "jsonl", "parquet"].includes(values.format)) throw new UsageError(`--format must be csv, jsonl or parquet`);
+  if (values.format !== undefined && !["csv", "jsonl", "parquet"].includes(values.format))
+    throw new UsageError(`--format must be csv, jsonl or parquet`);
   const options: EvaluateOptions = {
     threshold: number("threshold", values.threshold, () => true, "a finite number"),
     prevalence: number("prevalence", values.prevalence, (v) => v > 0 && v < 1, "a number in (0, 1)"),
@@ -70,8 +79,10 @@ export function parseOptions(argv: string[]): { input: string; format?: TabularF
     bootstrap: number("bootstrap", values.bootstrap, (v) => Number.isInteger(v) && v >= 1, "a positive integer"),
     seed: number("seed", values.seed, (v) => Number.isInteger(v) && v >= 0 && v < 2 ** 32, "an integer in [0, 2^32)"),
   };
-  if ((options.costFalseNegative === undefined) !== (options.costFalsePositive === undefined)) throw new UsageError("--cost-fn and --cost-fp go together");
-  if (options.costFalseNegative !== undefined && options.prevalence === undefined) throw new UsageError("expected cost needs --prevalence");
+  if ((options.costFalseNegative === undefined) !== (options.costFalsePositive === undefined))
+    throw new UsageError("--cost-fn and --cost-fp go together");
+  if (options.costFalseNegative !== undefined && options.prevalence === undefined)
+    throw new UsageError("expected cost needs --prevalence");
   return { input: values.input, format: values.format as TabularFormat | undefined, options };
 }
 
@@ -81,7 +92,12 @@ export function parseOptions(argv: string[]): { input: string; format?: TabularF
  * and re-read it to locate invalid UTF-8.
  */
 async function readInput(input: string, format: TabularFormat | undefined): Promise<LabelledScores> {
-  if (input !== STDIN) return readLabelledScores(input, await detectTabularFormat(input, path.basename(input), format), MAX_REPORTED_ERRORS);
+  if (input !== STDIN)
+    return readLabelledScores(
+      input,
+      await detectTabularFormat(input, path.basename(input), format),
+      MAX_REPORTED_ERRORS,
+    );
   const dir = await mkdtemp(path.join(tmpdir(), "verdict-metrics-"));
   try {
     const file = path.join(dir, "stdin");
@@ -118,8 +134,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (items.issueCount > 0) {
     const shown = items.issues.map((e) => `${name}:${e.line ?? 1}: ${e.field}: ${describe(e)}`);
-    if (items.issueCount > items.issues.length) shown.push(`… and ${items.issueCount - items.issues.length} more errors`);
-    process.stderr.write(`verdict metrics: ${items.issueCount} problem(s) in ${name}, nothing computed\n${shown.join("\n")}\n`);
+    if (items.issueCount > items.issues.length)
+      shown.push(`… and ${items.issueCount - items.issues.length} more errors`);
+    process.stderr.write(
+      `verdict metrics: ${items.issueCount} problem(s) in ${name}, nothing computed\n${shown.join("\n")}\n`,
+    );
     return 1;
   }
   const report = evaluate(items.labels, items.scores, parsed.options);

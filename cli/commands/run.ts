@@ -5,7 +5,13 @@ import { namedVariable, setEnv } from "../../lib/env.ts";
 import { AppError, type FieldProblem } from "../../lib/server/errors.ts";
 import { setCandidateEndpoint, setEvalProtocol } from "../../lib/server/harness/endpoints.ts";
 import { drainInlineChunks } from "../../lib/server/harness/queue.ts";
-import { cancelHarnessRun, getHarnessRun, parseRunId, startHarnessRun, startSweep } from "../../lib/server/harness/runs.ts";
+import {
+  cancelHarnessRun,
+  getHarnessRun,
+  parseRunId,
+  startHarnessRun,
+  startSweep,
+} from "../../lib/server/harness/runs.ts";
 import { drainInlineJobs, queueEnabled, stopJobs } from "../../lib/server/jobs/index.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, requireActorOption, resolveActor } from "../actor.ts";
 
@@ -44,16 +50,30 @@ export async function run(argv: string[]): Promise<number> {
       strict: true,
       allowPositionals: false,
       options: {
-        decision: { type: "string" }, candidate: { type: "string" }, run: { type: "string" }, concurrency: { type: "string" }, limit: { type: "string" }, levels: { type: "string" },
-        wait: { type: "boolean" }, file: { type: "string" }, "base-url": { type: "string" }, model: { type: "string" }, "api-key-env": { type: "string" }, "rate-limit": { type: "string" },
-        "price-in": { type: "string" }, "price-out": { type: "string" }, ...ACTOR_OPTIONS, help: { type: "boolean", short: "h" },
+        decision: { type: "string" },
+        candidate: { type: "string" },
+        run: { type: "string" },
+        concurrency: { type: "string" },
+        limit: { type: "string" },
+        levels: { type: "string" },
+        wait: { type: "boolean" },
+        file: { type: "string" },
+        "base-url": { type: "string" },
+        model: { type: "string" },
+        "api-key-env": { type: "string" },
+        "rate-limit": { type: "string" },
+        "price-in": { type: "string" },
+        "price-out": { type: "string" },
+        ...ACTOR_OPTIONS,
+        help: { type: "boolean", short: "h" },
       },
     }));
     if (values.help || action === "--help" || action === "-h") {
       process.stdout.write(HELP + "\n");
       return 0;
     }
-    if (!["start", "sweep", "watch", "cancel", "protocol", "endpoint"].includes(action ?? "")) throw new Error(`unknown action "${action ?? ""}"`);
+    if (!["start", "sweep", "watch", "cancel", "protocol", "endpoint"].includes(action ?? ""))
+      throw new Error(`unknown action "${action ?? ""}"`);
     if (!values.decision) throw new Error("--decision ID is required");
     if ((action === "watch" || action === "cancel") && !values.run) throw new Error("--run RUN is required");
     requireActorOption(values as { as?: string; token?: string }, "runs it");
@@ -71,13 +91,31 @@ export async function run(argv: string[]): Promise<number> {
     const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + "\n");
     switch (action) {
       case "protocol":
-        if (!str("file")) throw new AppError("VALIDATION", "file: give the protocol as a JSON file (--file).", { issues: [{ field: "file", reason: "required" }] });
+        if (!str("file"))
+          throw new AppError("VALIDATION", "file: give the protocol as a JSON file (--file).", {
+            issues: [{ field: "file", reason: "required" }],
+          });
         print(await setEvalProtocol(actor, decisionId, JSON.parse(readFileSync(str("file")!, "utf8"))));
         return 0;
       case "endpoint": {
         const keyVar = str("api-key-env");
-        const input = { candidateId: str("candidate"), baseUrl: str("base-url"), model: str("model"), apiKey: keyVar ? (namedVariable(keyVar) ?? "") : undefined, concurrency: str("concurrency"), rateLimitRps: str("rate-limit"), priceInputPerMTok: str("price-in"), priceOutputPerMTok: str("price-out") };
-        print({ endpoint: await setCandidateEndpoint(actor, decisionId, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))) });
+        const input = {
+          candidateId: str("candidate"),
+          baseUrl: str("base-url"),
+          model: str("model"),
+          apiKey: keyVar ? (namedVariable(keyVar) ?? "") : undefined,
+          concurrency: str("concurrency"),
+          rateLimitRps: str("rate-limit"),
+          priceInputPerMTok: str("price-in"),
+          priceOutputPerMTok: str("price-out"),
+        };
+        print({
+          endpoint: await setCandidateEndpoint(
+            actor,
+            decisionId,
+            Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
+          ),
+        });
         return 0;
       }
       case "cancel":
@@ -89,15 +127,34 @@ export async function run(argv: string[]): Promise<number> {
       case "sweep": {
         const started =
           action === "start"
-            ? [await startHarnessRun(actor, decisionId, { candidateId: str("candidate"), ...(str("concurrency") ? { concurrency: str("concurrency") } : {}), ...(str("limit") ? { limit: str("limit") } : {}) })]
-            : (await startSweep(actor, decisionId, { candidateId: str("candidate"), levels: (str("levels") ?? "").split(",").filter(Boolean), ...(str("limit") ? { limit: str("limit") } : {}) })).runs;
+            ? [
+                await startHarnessRun(actor, decisionId, {
+                  candidateId: str("candidate"),
+                  ...(str("concurrency") ? { concurrency: str("concurrency") } : {}),
+                  ...(str("limit") ? { limit: str("limit") } : {}),
+                }),
+              ]
+            : (
+                await startSweep(actor, decisionId, {
+                  candidateId: str("candidate"),
+                  levels: (str("levels") ?? "").split(",").filter(Boolean),
+                  ...(str("limit") ? { limit: str("limit") } : {}),
+                })
+              ).runs;
         if (!queueEnabled(db)) {
           // No worker on the embedded database: the run happens in this process.
           await drainInlineChunks();
           await drainInlineJobs();
         }
         if (!values.wait) {
-          print({ runs: started.map((r) => ({ id: r.id, status: r.status, concurrency: r.concurrency, itemCount: r.itemCount })) });
+          print({
+            runs: started.map((r) => ({
+              id: r.id,
+              status: r.status,
+              concurrency: r.concurrency,
+              itemCount: r.itemCount,
+            })),
+          });
           return 0;
         }
         let code = 0;
@@ -109,7 +166,11 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof AppError) {
       const issues = (error.details as { issues?: FieldProblem[] } | undefined)?.issues;
-      process.stderr.write(issues?.length ? issues.map((p) => `verdict run: ${p.field}: ${p.reason}\n`).join("") : `verdict run: ${error.message}\n`);
+      process.stderr.write(
+        issues?.length
+          ? issues.map((p) => `verdict run: ${p.field}: ${p.reason}\n`).join("")
+          : `verdict run: ${error.message}\n`,
+      );
       return 1;
     }
     throw error;
@@ -120,13 +181,24 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** One progress line a second until the run ends (and, for an eval run, its metrics are computed). */
-async function watch(actor: Awaited<ReturnType<typeof resolveActor>>, decisionId: string, runId: number): Promise<number> {
+async function watch(
+  actor: Awaited<ReturnType<typeof resolveActor>>,
+  decisionId: string,
+  runId: number,
+): Promise<number> {
   const prisma = (await database()).prisma;
   for (;;) {
     const r = await getHarnessRun(actor, decisionId, runId);
-    const metrics = r.evalRunId ? (await prisma.evalRun.findUnique({ where: { id: r.evalRunId }, select: { status: true } }))?.status : null;
-    process.stdout.write(`run ${r.id} ${r.status} ${r.doneCount}/${r.itemCount} items, ${r.parseFailures} parse failures, ${r.failedRequests} failed requests, ${r.inputTokens}+${r.outputTokens} tokens${r.evalRunId ? `; eval run ${r.evalRunId} ${metrics}` : ""}\n`);
-    const ended = r.status === "DONE" ? !r.evalRunId || metrics === "DONE" || metrics === "FAILED" : r.status === "FAILED" || r.status === "CANCELLED";
+    const metrics = r.evalRunId
+      ? (await prisma.evalRun.findUnique({ where: { id: r.evalRunId }, select: { status: true } }))?.status
+      : null;
+    process.stdout.write(
+      `run ${r.id} ${r.status} ${r.doneCount}/${r.itemCount} items, ${r.parseFailures} parse failures, ${r.failedRequests} failed requests, ${r.inputTokens}+${r.outputTokens} tokens${r.evalRunId ? `; eval run ${r.evalRunId} ${metrics}` : ""}\n`,
+    );
+    const ended =
+      r.status === "DONE"
+        ? !r.evalRunId || metrics === "DONE" || metrics === "FAILED"
+        : r.status === "FAILED" || r.status === "CANCELLED";
     if (ended) {
       if (r.error) process.stdout.write(`  ${r.error}\n`);
       return r.status === "DONE" && metrics !== "FAILED" ? 0 : 1;

@@ -19,7 +19,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`verdict token: unknown subcommand "${sub}"\n\n${HELP}\n`);
     return 2;
   }
-  const { values } = parseArgs({ args: rest, strict: true, options: { email: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: { email: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
   if (values.help) {
     process.stdout.write(HELP + "\n");
     return 0;

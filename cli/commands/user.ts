@@ -31,7 +31,11 @@ async function readPassword(): Promise<string> {
 }
 
 const OPTIONS = { email: { type: "string" }, name: { type: "string" }, roles: { type: "string" } } as const;
-const rolesOf = (value: string | undefined) => (value ?? "").split(",").map((r) => r.trim().toUpperCase()).filter(Boolean);
+const rolesOf = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((r) => r.trim().toUpperCase())
+    .filter(Boolean);
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -46,12 +50,18 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: rest, strict: true, options: OPTIONS });
   const input =
     sub === "create"
-      ? createUserSchema.safeParse({ email: values.email, name: values.name, roles: rolesOf(values.roles), password: await readPassword() })
+      ? createUserSchema.safeParse({
+          email: values.email,
+          name: values.name,
+          roles: rolesOf(values.roles),
+          password: await readPassword(),
+        })
       : sub === "invite"
         ? inviteUserSchema.safeParse({ email: values.email, name: values.name, roles: rolesOf(values.roles) })
         : null;
   if (input && !input.success) {
-    for (const issue of input.error.issues) process.stderr.write(`verdict user ${sub}: ${issue.path.join(".") || "input"}: ${issue.message}\n`);
+    for (const issue of input.error.issues)
+      process.stderr.write(`verdict user ${sub}: ${issue.path.join(".") || "input"}: ${issue.message}\n`);
     return 2;
   }
   if (!input && !values.email) {
@@ -65,11 +75,18 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`Created ${user.email} (${user.roles.join(", ")}).\n`);
     } else if (sub === "invite" && input?.success) {
       const { invitation, link, hasBase } = await inviteUserAsOperator(input.data);
-      process.stdout.write(`Invitation for ${invitation.email} (${invitation.roles.join(", ")}), valid until ${invitation.expiresAt.toISOString()}:\n${link}\n`);
-      if (!hasBase) process.stdout.write("(VERDICT_PUBLIC_URL is not set: prefix the link with this server's address.)\n");
+      process.stdout.write(
+        `Invitation for ${invitation.email} (${invitation.roles.join(", ")}), valid until ${invitation.expiresAt.toISOString()}:\n${link}\n`,
+      );
+      if (!hasBase)
+        process.stdout.write("(VERDICT_PUBLIC_URL is not set: prefix the link with this server's address.)\n");
     } else {
       const user = await setUserActive({ operator: true }, await userIdByEmail(values.email!), sub === "reactivate");
-      process.stdout.write(sub === "reactivate" ? `Reactivated ${user.email}.\n` : `Deactivated ${user.email}: sessions and API tokens revoked.\n`);
+      process.stdout.write(
+        sub === "reactivate"
+          ? `Reactivated ${user.email}.\n`
+          : `Deactivated ${user.email}: sessions and API tokens revoked.\n`,
+      );
     }
     return 0;
   } catch (error) {

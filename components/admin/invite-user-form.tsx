@@ -30,19 +30,37 @@ export function InviteUserForm({ action }: { action: (state: ActionState, data: 
         <FieldError errors={errors?.roles} />
       </fieldset>
       <FormMessage state={state} />
-      <button type="submit" disabled={pending}>{pending ? "Sending…" : "Send invitation"}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? "Sending…" : "Send invitation"}
+      </button>
     </form>
   );
 }
 
 /** Deactivate (sessions and tokens revoked at once) or reactivate an account. */
-export function UserActiveForm({ userId, email, active, action }: { userId: string; email: string; active: boolean; action: (state: ActionState, data: FormData) => Promise<ActionState> }) {
+export function UserActiveForm({
+  userId,
+  email,
+  active,
+  action,
+}: {
+  userId: string;
+  email: string;
+  active: boolean;
+  action: (state: ActionState, data: FormData) => Promise<ActionState>;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
-    <form action={formAction} aria-label={`Account of ${email}`} style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}>
+    <form
+      action={formAction}
+      aria-label={`Account of ${email}`}
+      style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}
+    >
       <input type="hidden" name="userId" value={userId} />
       <input type="hidden" name="active" value={active ? "false" : "true"} />
-      <button type="submit" className="secondary" disabled={pending}>{active ? `Deactivate ${email}` : `Reactivate ${email}`}</button>
+      <button type="submit" className="secondary" disabled={pending}>
+        {active ? `Deactivate ${email}` : `Reactivate ${email}`}
+      </button>
       <FormMessage state={state} />
     </form>
   );

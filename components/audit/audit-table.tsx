@@ -11,7 +11,9 @@ export function AuditTable({ events }: { events: AuditRowView[] }) {
       <caption>Audit events</caption>
       <thead>
         <tr>
-          <th scope="col" className="num">#</th>
+          <th scope="col" className="num">
+            #
+          </th>
           <th scope="col">Time (UTC)</th>
           <th scope="col">Actor</th>
           <th scope="col">Action</th>
@@ -28,24 +30,50 @@ export function AuditTable({ events }: { events: AuditRowView[] }) {
             <td className="figure">{formatUtc(e.createdAt, "millisecond", false)}</td>
             <td>
               {e.actorName}
-              <small className="muted" style={{ display: "block" }}>{e.actorRoles.map((r) => r.toLowerCase()).join(", ") || "no role"}</small>
+              <small className="muted" style={{ display: "block" }}>
+                {e.actorRoles.map((r) => r.toLowerCase()).join(", ") || "no role"}
+              </small>
             </td>
-            <td><code>{e.action}</code></td>
+            <td>
+              <code>{e.action}</code>
+            </td>
             <td>
               {e.entityType}
-              <small className="muted" style={{ display: "block", wordBreak: "break-all" }}>{e.entityId}</small>
+              <small className="muted" style={{ display: "block", wordBreak: "break-all" }}>
+                {e.entityId}
+              </small>
             </td>
             <td>
               <details>
                 <summary>show</summary>
-                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 420 }}>{json(e.before)}{"\n→\n"}{json(e.after)}</pre>
+                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 420 }}>
+                  {json(e.before)}
+                  {"\n→\n"}
+                  {json(e.after)}
+                </pre>
               </details>
             </td>
             <td>
               <small>{e.ip ?? "—"}</small>
-              <small className="muted" style={{ display: "block", maxWidth: 200, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} title={e.userAgent ?? ""}>{e.userAgent ?? ""}</small>
+              <small
+                className="muted"
+                style={{
+                  display: "block",
+                  maxWidth: 200,
+                  overflow: "hidden",
+                  textOverflow: "ellipsis",
+                  whiteSpace: "nowrap",
+                }}
+                title={e.userAgent ?? ""}
+              >
+                {e.userAgent ?? ""}
+              </small>
             </td>
-            <td><code title={`prev ${e.prevHash}`} style={{ fontSize: "0.75rem" }}>{e.hash.slice(0, 16)}…</code></td>
+            <td>
+              <code title={`prev ${e.prevHash}`} style={{ fontSize: "0.75rem" }}>
+                {e.hash.slice(0, 16)}…
+              </code>
+            </td>
           </tr>
         ))}
       </tbody>

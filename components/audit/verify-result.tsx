@@ -22,9 +22,13 @@ export function VerifyResult({ result }: { result: VerifyView }) {
     return (
       <p className="message-ok" role="status" data-testid="verify-result">
         Chain intact: {result.checked.toLocaleString("en-US")} events checked, every hash recomputed from its row
-        {result.anchor ? `, including the head ${result.anchor.seq}` : ""}; {result.records.signatures.toLocaleString("en-US")} signatures and{" "}
+        {result.anchor ? `, including the head ${result.anchor.seq}` : ""};{" "}
+        {result.records.signatures.toLocaleString("en-US")} signatures and{" "}
         {result.records.revisions.toLocaleString("en-US")} pack revisions match the events that recorded them. Head{" "}
-        <code style={{ wordBreak: "break-all" }}>{result.head ? `${result.head.seq}:${result.head.hash}` : result.headHash}</code>.
+        <code style={{ wordBreak: "break-all" }}>
+          {result.head ? `${result.head.seq}:${result.head.hash}` : result.headHash}
+        </code>
+        .
       </p>
     );
   }
@@ -33,7 +37,10 @@ export function VerifyResult({ result }: { result: VerifyView }) {
   return (
     <div className="message-error" role="alert" data-testid="verify-result">
       <p style={{ margin: 0 }}>
-        <strong>{record ? `Record ${broken.id} does not match the audit trail` : `Chain broken at event ${broken.id}`}</strong> ({result.checked.toLocaleString("en-US")} events checked). {broken.message}
+        <strong>
+          {record ? `Record ${broken.id} does not match the audit trail` : `Chain broken at event ${broken.id}`}
+        </strong>{" "}
+        ({result.checked.toLocaleString("en-US")} events checked). {broken.message}
       </p>
       <p style={{ margin: "6px 0 0", wordBreak: "break-all", fontSize: "0.85rem" }}>
         expected <code>{broken.expected}</code>

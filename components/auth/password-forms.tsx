@@ -6,7 +6,17 @@ import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 type Action = (state: ActionState, data: FormData) => Promise<ActionState>;
 
 /** One password input with its label and the server's message for it. */
-function PasswordField({ label, name, autoComplete, errors }: { label: string; name: string; autoComplete: "new-password" | "current-password"; errors?: string[] }) {
+function PasswordField({
+  label,
+  name,
+  autoComplete,
+  errors,
+}: {
+  label: string;
+  name: string;
+  autoComplete: "new-password" | "current-password";
+  errors?: string[];
+}) {
   return (
     <label>
       {label}
@@ -26,7 +36,9 @@ export function AcceptInvitationForm({ token, action }: { token: string; action:
       <PasswordField label="New password" name="password" autoComplete="new-password" errors={errors?.password} />
       <PasswordField label="Repeat the password" name="confirm" autoComplete="new-password" errors={errors?.confirm} />
       <FormMessage state={state} />
-      <button type="submit" disabled={pending}>{pending ? "Saving…" : "Set my password"}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? "Saving…" : "Set my password"}
+      </button>
     </form>
   );
 }
@@ -37,11 +49,23 @@ export function ChangePasswordForm({ action }: { action: Action }) {
   const errors = state && !state.ok ? state.fieldErrors : undefined;
   return (
     <form action={formAction} className="stack" key={state?.ok ? "done" : "form"}>
-      <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" errors={errors?.currentPassword} />
+      <PasswordField
+        label="Current password"
+        name="currentPassword"
+        autoComplete="current-password"
+        errors={errors?.currentPassword}
+      />
       <PasswordField label="New password" name="newPassword" autoComplete="new-password" errors={errors?.newPassword} />
-      <PasswordField label="Repeat the new password" name="confirm" autoComplete="new-password" errors={errors?.confirm} />
+      <PasswordField
+        label="Repeat the new password"
+        name="confirm"
+        autoComplete="new-password"
+        errors={errors?.confirm}
+      />
       <FormMessage state={state} />
-      <button type="submit" disabled={pending}>{pending ? "Saving…" : "Change password"}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? "Saving…" : "Change password"}
+      </button>
     </form>
   );
 }

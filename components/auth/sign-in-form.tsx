@@ -20,7 +20,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           {state.message}
         </p>
       )}
-      <button type="submit" disabled={pending}>{pending ? "Signing in…" : "Sign in"}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
     </form>
   );
 }

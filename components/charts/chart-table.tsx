@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { axisTitle, tableRows, type XyChartModel } from "@/lib/charts/xy";
 
-const cell = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits));
+const cell = (v: number | null | undefined, digits = 3) =>
+  v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits);
 
 /**
  * The "show as table" alternative of a chart: the marked points first, then the series' points.
@@ -30,9 +31,17 @@ function ChartTableBody({ model }: { model: XyChartModel }) {
           <tr>
             <th scope="col">Candidate</th>
             <th scope="col">Point</th>
-            <th scope="col" className="num">{axisTitle(model.x)}</th>
-            <th scope="col" className="num">{axisTitle(model.y)}</th>
-            {hasThresholds && <th scope="col" className="num">Threshold</th>}
+            <th scope="col" className="num">
+              {axisTitle(model.x)}
+            </th>
+            <th scope="col" className="num">
+              {axisTitle(model.y)}
+            </th>
+            {hasThresholds && (
+              <th scope="col" className="num">
+                Threshold
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -41,7 +50,9 @@ function ChartTableBody({ model }: { model: XyChartModel }) {
               ? [
                   <tr key={`${s.key}-m`}>
                     <th scope="row">{s.name}</th>
-                    <td><strong>{s.marker.label}</strong></td>
+                    <td>
+                      <strong>{s.marker.label}</strong>
+                    </td>
                     <td className="num">{cell(s.marker.x, model.x.digits)}</td>
                     <td className="num">{cell(s.marker.y, model.y.digits)}</td>
                     {hasThresholds && <td className="num">{cell(s.marker.threshold, 4)}</td>}
@@ -60,8 +71,12 @@ function ChartTableBody({ model }: { model: XyChartModel }) {
           ])}
         </tbody>
       </table>
-      {model.series.some((s) => s.points.length > 25) && <p className="muted">Curves are shown at up to 25 evenly spaced stored points each.</p>}
-      {model.references.length > 0 && <p className="muted">Reference lines: {model.references.map((r) => r.label).join("; ")}.</p>}
+      {model.series.some((s) => s.points.length > 25) && (
+        <p className="muted">Curves are shown at up to 25 evenly spaced stored points each.</p>
+      )}
+      {model.references.length > 0 && (
+        <p className="muted">Reference lines: {model.references.map((r) => r.label).join("; ")}.</p>
+      )}
     </>
   );
 }

@@ -1,11 +1,29 @@
 "use client";
 
-import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { REFERENCE_COLOUR } from "@/lib/charts/palette";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
 import { ChartTable } from "./chart-table";
 
-const fmt = (digits = 3) => (v: number) => (Number.isFinite(v) ? (Math.abs(v) >= 1000 ? v.toLocaleString("en-US", { maximumFractionDigits: 0 }) : Number(v.toFixed(digits)).toString()) : "—");
+const fmt =
+  (digits = 3) =>
+  (v: number) =>
+    Number.isFinite(v)
+      ? Math.abs(v) >= 1000
+        ? v.toLocaleString("en-US", { maximumFractionDigits: 0 })
+        : Number(v.toFixed(digits)).toString()
+      : "—";
 
 /**
  * Renders a prepared chart model (lib/charts). The chart is an image with the model's
@@ -21,7 +39,9 @@ export function XyChart({ model, height = 340 }: { model: XyChartModel; height?:
   const log = model.x.scale === "log";
   return (
     <figure className="chart" data-chart={model.id} aria-labelledby={`${model.id}-title`}>
-      <figcaption id={`${model.id}-title`} className="chart-title">{model.title}</figcaption>
+      <figcaption id={`${model.id}-title`} className="chart-title">
+        {model.title}
+      </figcaption>
       <div role="img" aria-label={model.description} className="chart-canvas">
         <ResponsiveContainer width="100%" height={height} minWidth={0}>
           <LineChart margin={{ top: 10, right: 16, bottom: 36, left: 20 }} accessibilityLayer>
@@ -42,19 +62,44 @@ export function XyChart({ model, height = 340 }: { model: XyChartModel; height?:
               domain={model.y.domain ?? ["auto", "auto"]}
               tickFormatter={yFormat}
               width={64}
-              label={{ value: axisTitle(model.y), angle: -90, position: "insideLeft", offset: -6, style: { textAnchor: "middle" }, fill: "#333" }}
+              label={{
+                value: axisTitle(model.y),
+                angle: -90,
+                position: "insideLeft",
+                offset: -6,
+                style: { textAnchor: "middle" },
+                fill: "#333",
+              }}
             />
-            <Tooltip formatter={(v) => (typeof v === "number" ? yFormat(v) : String(v))} labelFormatter={(v) => `${model.x.label}: ${typeof v === "number" ? xFormat(v) : v}`} />
+            <Tooltip
+              formatter={(v) => (typeof v === "number" ? yFormat(v) : String(v))}
+              labelFormatter={(v) => `${model.x.label}: ${typeof v === "number" ? xFormat(v) : v}`}
+            />
             {/* Legend in the decision's candidate order (recharts sorts by name by default). */}
             <Legend verticalAlign="top" itemSorter={(item) => model.series.findIndex((x) => x.name === item.value)} />
-            {model.diagonal && <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 1, y: 1 }]} stroke={REFERENCE_COLOUR} strokeDasharray="4 4" ifOverflow="hidden" />}
+            {model.diagonal && (
+              <ReferenceLine
+                segment={[
+                  { x: 0, y: 0 },
+                  { x: 1, y: 1 },
+                ]}
+                stroke={REFERENCE_COLOUR}
+                strokeDasharray="4 4"
+                ifOverflow="hidden"
+              />
+            )}
             {model.references.map((r) => (
               <ReferenceLine
                 key={`${r.axis}-${r.value}`}
                 {...(r.axis === "x" ? { x: r.value } : { y: r.value })}
                 stroke={REFERENCE_COLOUR}
                 strokeDasharray="6 3"
-                label={{ value: r.label, position: r.axis === "x" ? "top" : "insideTopRight", fill: REFERENCE_COLOUR, fontSize: 12 }}
+                label={{
+                  value: r.label,
+                  position: r.axis === "x" ? "top" : "insideTopRight",
+                  fill: REFERENCE_COLOUR,
+                  fontSize: 12,
+                }}
               />
             ))}
             {model.series.map((s) => (
@@ -74,7 +119,16 @@ export function XyChart({ model, height = 340 }: { model: XyChartModel; height?:
             ))}
             {model.series.map((s) =>
               s.marker && s.marker.y !== null && (!log || s.marker.x > 0) ? (
-                <ReferenceDot key={`${s.key}-marker`} x={s.marker.x} y={s.marker.y} r={6} fill={s.colour} stroke="#000" strokeWidth={1.5} ifOverflow="extendDomain" />
+                <ReferenceDot
+                  key={`${s.key}-marker`}
+                  x={s.marker.x}
+                  y={s.marker.y}
+                  r={6}
+                  fill={s.colour}
+                  stroke="#000"
+                  strokeWidth={1.5}
+                  ifOverflow="extendDomain"
+                />
               ) : null,
             )}
           </LineChart>

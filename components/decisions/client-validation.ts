@@ -5,7 +5,11 @@ import type { ActionState } from "@/lib/action-state";
 type FieldErrors = Record<string, string[]>;
 
 /** Validate a form with the same zod schema the server uses, before it is sent. */
-export function validateForm(schema: z.ZodType, form: HTMLFormElement, extra?: (values: Record<string, unknown>) => FieldErrors): FieldErrors | null {
+export function validateForm(
+  schema: z.ZodType,
+  form: HTMLFormElement,
+  extra?: (values: Record<string, unknown>) => FieldErrors,
+): FieldErrors | null {
   const values = Object.fromEntries(new FormData(form).entries());
   const parsed = schema.safeParse(values);
   const errors: FieldErrors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as FieldErrors);
@@ -19,14 +23,20 @@ export function validateForm(schema: z.ZodType, form: HTMLFormElement, extra?: (
  * The field errors shown are the browser's when it found any, else the server's; `message` is what
  * FormMessage shows.
  */
-export function useValidatedAction(action: (s: ActionState, f: FormData) => Promise<ActionState>, schema: z.ZodType, extra?: (values: Record<string, unknown>) => FieldErrors) {
+export function useValidatedAction(
+  action: (s: ActionState, f: FormData) => Promise<ActionState>,
+  schema: z.ZodType,
+  extra?: (values: Record<string, unknown>) => FieldErrors,
+) {
   const [state, formAction, pending] = useActionState(action, null);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   return {
     formAction,
     pending,
     errors: clientErrors ?? (state && !state.ok ? state.fieldErrors : undefined),
-    message: (clientErrors ? { ok: false, message: "Please correct the highlighted fields." } : state) satisfies ActionState,
+    message: (clientErrors
+      ? { ok: false, message: "Please correct the highlighted fields." }
+      : state) satisfies ActionState,
     onSubmit(e: FormEvent<HTMLFormElement>) {
       const found = validateForm(schema, e.currentTarget, extra);
       setClientErrors(found);

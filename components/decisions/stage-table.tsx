@@ -10,7 +10,13 @@ const OWNS_CLASS = { no: "badge-no", partial: "badge-partial", yes: "badge-yes" 
  * The SPEC §3 table, one row per stage, with a headline figure per candidate from stored evidence.
  * A client component only so that the page carries its headlines, not its rendered rows, twice.
  */
-export function StageTable({ candidates, headlines }: { candidates: { id: string; name: string; provider: string }[]; headlines: StageHeadlines }) {
+export function StageTable({
+  candidates,
+  headlines,
+}: {
+  candidates: { id: string; name: string; provider: string }[];
+  headlines: StageHeadlines;
+}) {
   return (
     <TableScroll label="Evidence per stage and candidate">
       <table className="stage-table">
@@ -23,7 +29,9 @@ export function StageTable({ candidates, headlines }: { candidates: { id: string
             <th scope="col">Evidence class</th>
             <th scope="col">Owns the verdict?</th>
             {candidates.map((c) => (
-              <th scope="col" key={c.id}>{c.name}</th>
+              <th scope="col" key={c.id}>
+                {c.name}
+              </th>
             ))}
           </tr>
         </thead>
@@ -33,11 +41,15 @@ export function StageTable({ candidates, headlines }: { candidates: { id: string
               <td>{stage.number}</td>
               <th scope="row">
                 {stage.name}
-                <small className="muted" style={{ display: "block", fontWeight: 400 }}>{stage.examples}</small>
+                <small className="muted" style={{ display: "block", fontWeight: 400 }}>
+                  {stage.examples}
+                </small>
               </th>
               <td>{stage.question}</td>
               <td>{stage.evidenceClass}</td>
-              <td><span className={`badge ${OWNS_CLASS[stage.owns]}`}>{stage.ownsVerdict}</span></td>
+              <td>
+                <span className={`badge ${OWNS_CLASS[stage.owns]}`}>{stage.ownsVerdict}</span>
+              </td>
               {candidates.map((c) => {
                 const h = headlines[stage.key].get(c.id);
                 return (

@@ -9,8 +9,12 @@ export function CandidateList({ candidates }: { candidates: PackCandidate[] }) {
       {candidates.map((c) => (
         <div key={c.id}>
           <dt>
-            <span className="swatch" style={{ background: styles.get(c.id)?.colour }} aria-hidden="true" /> <strong>{c.name}</strong>{" "}
-            <span className="muted">— {c.provider}{c.version ? `, ${c.version}` : ""}</span>
+            <span className="swatch" style={{ background: styles.get(c.id)?.colour }} aria-hidden="true" />{" "}
+            <strong>{c.name}</strong>{" "}
+            <span className="muted">
+              — {c.provider}
+              {c.version ? `, ${c.version}` : ""}
+            </span>
           </dt>
           <dd>{c.shortlistRationale || <span className="muted">No rationale written yet.</span>}</dd>
         </div>

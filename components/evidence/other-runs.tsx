@@ -7,11 +7,18 @@ export function OtherRuns({ runs, candidates }: { runs: OtherRun[]; candidates: 
   const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
   return (
     <details className="other-runs" data-testid="other-runs">
-      <summary>{runs.length} other run{runs.length === 1 ? "" : "s"}, not compared</summary>
+      <summary>
+        {runs.length} other run{runs.length === 1 ? "" : "s"}, not compared
+      </summary>
       <table>
         <caption>Runs that are not the run that counts: listed for the record only</caption>
         <thead>
-          <tr><th scope="col">Run</th><th scope="col">Candidate</th><th scope="col">Dataset</th><th scope="col">Why it does not count</th></tr>
+          <tr>
+            <th scope="col">Run</th>
+            <th scope="col">Candidate</th>
+            <th scope="col">Dataset</th>
+            <th scope="col">Why it does not count</th>
+          </tr>
         </thead>
         <tbody>
           {runs.map((r) => (

@@ -27,7 +27,11 @@ export function PageViewProvider({ src, children }: { src: string; children: Rea
   }, [src]);
   return (
     <PageViewContext.Provider value={view}>
-      {failed && <p className="message-error no-print" role="note">The charts could not be loaded: reload the page to try again.</p>}
+      {failed && (
+        <p className="message-error no-print" role="note">
+          The charts could not be loaded: reload the page to try again.
+        </p>
+      )}
       <span hidden data-testid="page-view" data-state={view ? "ready" : failed ? "failed" : "loading"} />
       {children}
     </PageViewContext.Provider>

@@ -11,9 +11,20 @@ export function StageHeader({ stageKey }: { stageKey: StageKey }) {
         <span className="stage-number">{`Stage ${stage.number}`}</span> {stage.name}
       </h2>
       <dl className="stage-facts">
-        <div><dt>Question answered:</dt><dd>{stage.question}</dd></div>
-        <div><dt>Evidence class:</dt><dd>{stage.evidenceClass}</dd></div>
-        <div><dt>Owns the verdict?</dt><dd><span className={`badge ${OWNS_CLASS[stage.owns]}`}>{stage.ownsVerdict}</span></dd></div>
+        <div>
+          <dt>Question answered:</dt>
+          <dd>{stage.question}</dd>
+        </div>
+        <div>
+          <dt>Evidence class:</dt>
+          <dd>{stage.evidenceClass}</dd>
+        </div>
+        <div>
+          <dt>Owns the verdict?</dt>
+          <dd>
+            <span className={`badge ${OWNS_CLASS[stage.owns]}`}>{stage.ownsVerdict}</span>
+          </dd>
+        </div>
       </dl>
     </header>
   );

@@ -27,7 +27,14 @@ function useSections(): PageSections | null {
 export function ScoresView({ stage, label }: { stage: "LEADERBOARD" | "PREFERENCE"; label: string }) {
   const s = useSections();
   if (!s) return <StageSkeleton label={label} />;
-  return <ScoresStage candidates={s.candidates} scores={s.scores.scores} resemblances={s.scores.resemblances} stage={stage} />;
+  return (
+    <ScoresStage
+      candidates={s.candidates}
+      scores={s.scores.scores}
+      resemblances={s.scores.resemblances}
+      stage={stage}
+    />
+  );
 }
 
 export function TaskView({ decisionId, label }: { decisionId: string; label: string }) {
@@ -37,20 +44,45 @@ export function TaskView({ decisionId, label }: { decisionId: string; label: str
   const [prChart, reliability] = view.taskCharts;
   return (
     <>
-      <TaskStage decisionId={decisionId} candidates={candidates} runs={task.runs} prChart={prChart!} reliability={reliability!} />
+      <TaskStage
+        decisionId={decisionId}
+        candidates={candidates}
+        runs={task.runs}
+        prChart={prChart!}
+        reliability={reliability!}
+      />
       <OtherRuns runs={task.otherRuns} candidates={candidates} />
     </>
   );
 }
 
-export function StressView({ decisionId, label, saveAction }: { decisionId: string; label: string; saveAction: SaveAction }) {
+export function StressView({
+  decisionId,
+  label,
+  saveAction,
+}: {
+  decisionId: string;
+  label: string;
+  saveAction: SaveAction;
+}) {
   const s = useSections();
   if (!s) return <StageSkeleton label={label} />;
   const { decision, stress } = s;
   return (
     <>
-      <OperatingPoints rows={stress.operatingPoints} currency={decision.currency} recallFloor={decision.recallFloor} precisionFloor={decision.precisionFloor} />
-      <StressStage candidates={stress.candidates} stored={stress.stored} decisionId={decisionId} decision={stress.decision} saveAction={saveAction} />
+      <OperatingPoints
+        rows={stress.operatingPoints}
+        currency={decision.currency}
+        recallFloor={decision.recallFloor}
+        precisionFloor={decision.precisionFloor}
+      />
+      <StressStage
+        candidates={stress.candidates}
+        stored={stress.stored}
+        decisionId={decisionId}
+        decision={stress.decision}
+        saveAction={saveAction}
+      />
     </>
   );
 }
@@ -58,13 +90,23 @@ export function StressView({ decisionId, label, saveAction }: { decisionId: stri
 export function OperationalView({ label }: { label: string }) {
   const s = useSections();
   if (!s) return <StageSkeleton label={label} />;
-  return <OperationalStage decision={s.decision} candidates={s.candidates} serving={s.operational.serving} charts={s.operational.charts} />;
+  return (
+    <OperationalStage
+      decision={s.decision}
+      candidates={s.candidates}
+      serving={s.operational.serving}
+      charts={s.operational.charts}
+    />
+  );
 }
 
 export function AcrossView({ label }: { label: string }) {
   const view = usePageView();
   // At the stored parameters, by the function the server's stored results use (lib/evidence/what-if-pack.ts).
-  const across = useMemo(() => view && acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence }), [view]);
+  const across = useMemo(
+    () => view && acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence }),
+    [view],
+  );
   if (!view || !across) return <StageSkeleton label={label} />;
   const { decision, candidates } = view.sections;
   const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
@@ -74,7 +116,17 @@ export function AcrossView({ label }: { label: string }) {
 type SaveAction = ((state: ActionState, form: FormData) => Promise<ActionState>) | null;
 
 /** One stage's card: its heading (SPEC §3) and its view. */
-export function StageSection({ stageKey, label, decisionId, saveAction }: { stageKey: StageKey; label: string; decisionId: string; saveAction: SaveAction }) {
+export function StageSection({
+  stageKey,
+  label,
+  decisionId,
+  saveAction,
+}: {
+  stageKey: StageKey;
+  label: string;
+  decisionId: string;
+  saveAction: SaveAction;
+}) {
   const body = {
     leaderboard: <ScoresView stage="LEADERBOARD" label={label} />,
     preference: <ScoresView stage="PREFERENCE" label={label} />,

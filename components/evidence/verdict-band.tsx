@@ -6,10 +6,22 @@ import { formatMoney } from "@/lib/format";
  * outcome in one line and why the leaderboard leader is not the recommendation — the same summary
  * as the PDF's first page (lib/evidence/verdict-summary.ts).
  */
-export function VerdictBand({ summary, currency, shown }: { summary: VerdictSummary; currency: string; shown?: React.ReactNode }) {
+export function VerdictBand({
+  summary,
+  currency,
+  shown,
+}: {
+  summary: VerdictSummary;
+  currency: string;
+  shown?: React.ReactNode;
+}) {
   const money = (v: number | null) => (v === null ? "—" : formatMoney(v, currency));
   return (
-    <section className={`verdict-band card verdict-${summary.status.toLowerCase()}`} aria-labelledby="verdict-heading" data-testid="verdict-band">
+    <section
+      className={`verdict-band card verdict-${summary.status.toLowerCase()}`}
+      aria-labelledby="verdict-heading"
+      data-testid="verdict-band"
+    >
       <h2 id="verdict-heading">{summary.heading}</h2>
       {shown}
       {summary.approved && (
@@ -17,11 +29,16 @@ export function VerdictBand({ summary, currency, shown }: { summary: VerdictSumm
           Approved on revision {summary.approved.revision} by {summary.approved.signers.join(", ")}.
         </p>
       )}
-      {summary.rejected && <p>Rejected on revision {summary.rejected.revision} by {summary.rejected.signer}.</p>}
+      {summary.rejected && (
+        <p>
+          Rejected on revision {summary.rejected.revision} by {summary.rejected.signer}.
+        </p>
+      )}
       <p className="verdict-recommendation">
         {summary.recommendation ? (
           <>
-            <strong>Recommendation: {summary.recommendation.name}</strong> — the lowest total cost per 1,000 items ({money(summary.recommendation.totalPer1k)}) among the candidates that pass every gate.
+            <strong>Recommendation: {summary.recommendation.name}</strong> — the lowest total cost per 1,000 items (
+            {money(summary.recommendation.totalPer1k)}) among the candidates that pass every gate.
           </>
         ) : (
           <strong>No candidate passes every gate: the evidence recommends none.</strong>
@@ -39,7 +56,13 @@ export function VerdictBand({ summary, currency, shown }: { summary: VerdictSumm
       {summary.leader && !summary.leader.isRecommendation && (
         <p className="verdict-leader">
           The leaderboard leader, {summary.leader.name} ({summary.leader.ranking}), is not the recommendation
-          {summary.leader.firstFailedGate ? <>: it fails {summary.leader.firstFailedGate.label} — {summary.leader.firstFailedGate.detail}.</> : <>: another candidate costs less per 1,000 items.</>}
+          {summary.leader.firstFailedGate ? (
+            <>
+              : it fails {summary.leader.firstFailedGate.label} — {summary.leader.firstFailedGate.detail}.
+            </>
+          ) : (
+            <>: another candidate costs less per 1,000 items.</>
+          )}
         </p>
       )}
     </section>

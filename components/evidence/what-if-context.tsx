@@ -21,7 +21,15 @@ interface WhatIfState {
 
 const WhatIfContext = createContext<WhatIfState | null>(null);
 
-export function WhatIfProvider({ prevalence, operatingThreshold, children }: { prevalence: number; operatingThreshold: number; children: React.ReactNode }) {
+export function WhatIfProvider({
+  prevalence,
+  operatingThreshold,
+  children,
+}: {
+  prevalence: number;
+  operatingThreshold: number;
+  children: React.ReactNode;
+}) {
   const [threshold, setThreshold] = useState<number | null>(null);
   const [pi, setPrevalence] = useState(prevalence);
   // Once a what-if is saved the stored parameters change: show the new stored figures.
@@ -72,7 +80,8 @@ export function FiguresShown({ stored: fallback }: { stored: { prevalence: numbe
   const { at, isStored, stored } = useWhatIf(fallback);
   return isStored ? (
     <p className="figures-shown" data-figures="stored">
-      <span className="figures-tag">Stored figures</span> at π = {formatPercent(stored.prevalence)}, each candidate at its operating threshold — the figures the exports and the pack revision hold.
+      <span className="figures-tag">Stored figures</span> at π = {formatPercent(stored.prevalence)}, each candidate at
+      its operating threshold — the figures the exports and the pack revision hold.
     </p>
   ) : (
     <p className="figures-shown what-if-shown" data-figures="what-if">
@@ -88,9 +97,12 @@ export function WhatIfBar() {
   return (
     <section className="what-if-bar no-print" aria-label="What-if figures shown" data-testid="what-if-bar">
       <span>
-        <strong>What if:</strong> {describeWhatIf(state.at)}. The verdict, stage 4 and the gates, funnel and total cost show what-if figures; the rest of the page and every export show the stored ones.
+        <strong>What if:</strong> {describeWhatIf(state.at)}. The verdict, stage 4 and the gates, funnel and total cost
+        show what-if figures; the rest of the page and every export show the stored ones.
       </span>
-      <button type="button" onClick={state.reset}>Show the stored figures</button>
+      <button type="button" onClick={state.reset}>
+        Show the stored figures
+      </button>
     </section>
   );
 }

@@ -18,22 +18,53 @@ import { FiguresShown, useWhatIf } from "./what-if-context";
  */
 type StoredParameters = { prevalence: number; operatingThreshold: number };
 
-export function WhatIfVerdict({ stored, summary: storedSummary, currency, revisions }: { stored: StoredParameters; summary: VerdictSummary; currency: string; revisions: readonly SummaryRevision[] }) {
+export function WhatIfVerdict({
+  stored,
+  summary: storedSummary,
+  currency,
+  revisions,
+}: {
+  stored: StoredParameters;
+  summary: VerdictSummary;
+  currency: string;
+  revisions: readonly SummaryRevision[];
+}) {
   const { at, isStored } = useWhatIf(stored);
   const pack = usePageView()?.whatIf ?? null;
-  const summary = useMemo(() => (isStored || !pack ? storedSummary : verdictSummaryOf(pack, packResultsAt(pack, at), revisions)), [isStored, pack, at, revisions, storedSummary]);
+  const summary = useMemo(
+    () => (isStored || !pack ? storedSummary : verdictSummaryOf(pack, packResultsAt(pack, at), revisions)),
+    [isStored, pack, at, revisions, storedSummary],
+  );
   return <VerdictBand summary={summary} currency={currency} shown={<FiguresShown stored={stored} />} />;
 }
 
-export function WhatIfAcross({ stored, decision, candidates, across: storedAcross }: { stored: StoredParameters; decision: PackDecision; candidates: PackCandidate[]; across: AcrossStages }) {
+export function WhatIfAcross({
+  stored,
+  decision,
+  candidates,
+  across: storedAcross,
+}: {
+  stored: StoredParameters;
+  decision: PackDecision;
+  candidates: PackCandidate[];
+  across: AcrossStages;
+}) {
   const { at, isStored } = useWhatIf(stored);
   const pack = usePageView()?.whatIf ?? null;
-  const across = useMemo(() => (isStored || !pack ? storedAcross : acrossStagesAt(pack, at)), [isStored, pack, at, storedAcross]);
+  const across = useMemo(
+    () => (isStored || !pack ? storedAcross : acrossStagesAt(pack, at)),
+    [isStored, pack, at, storedAcross],
+  );
   // Significance is a paired bootstrap over the items at the stored π: it stays the stored one.
   return (
     <>
       <FiguresShown stored={stored} />
-      <AcrossStagesView decision={decision} candidates={candidates} across={across} storedSignificance={isStored ? null : storedAcross} />
+      <AcrossStagesView
+        decision={decision}
+        candidates={candidates}
+        across={across}
+        storedSignificance={isStored ? null : storedAcross}
+      />
     </>
   );
 }

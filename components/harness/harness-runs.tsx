@@ -35,7 +35,19 @@ const isSimulated = (r: HarnessRunView) => (r.endpoint as { simulated?: boolean 
  * Run button per candidate with an endpoint and a Cancel button for analysts. When a run ends the
  * page is refreshed, so stages 3–5 show what it produced. The server checks every permission.
  */
-export function HarnessRuns({ decisionId, initial, candidates, names, canRun }: { decisionId: string; initial: HarnessRunView[]; candidates: RunnableCandidate[]; names: Record<string, string>; canRun: boolean }) {
+export function HarnessRuns({
+  decisionId,
+  initial,
+  candidates,
+  names,
+  canRun,
+}: {
+  decisionId: string;
+  initial: HarnessRunView[];
+  candidates: RunnableCandidate[];
+  names: Record<string, string>;
+  canRun: boolean;
+}) {
   const router = useRouter();
   const [runs, setRuns] = useState(initial);
   const [message, setMessage] = useState<string | null>(null);
@@ -60,10 +72,21 @@ export function HarnessRuns({ decisionId, initial, candidates, names, canRun }: 
 
   async function post(url: string, body?: unknown) {
     setMessage(null);
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const answer = (await response.json().catch(() => ({}))) as { error?: { message?: string } | string; message?: string };
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json().catch(() => ({}))) as {
+      error?: { message?: string } | string;
+      message?: string;
+    };
     if (!response.ok) {
-      setMessage(typeof answer.error === "string" ? answer.error : (answer.error?.message ?? answer.message ?? `Refused (${response.status}).`));
+      setMessage(
+        typeof answer.error === "string"
+          ? answer.error
+          : (answer.error?.message ?? answer.message ?? `Refused (${response.status}).`),
+      );
       return;
     }
     const list = await fetch(api, { cache: "no-store" });
@@ -95,11 +118,17 @@ export function HarnessRuns({ decisionId, initial, candidates, names, canRun }: 
             <li key={r.id} data-harness-run={r.id} data-status={r.status}>
               <span>
                 Run {r.id} · {names[r.candidateId] ?? "candidate"}
-                {isSimulated(r) ? " (simulated endpoint)" : ""} · {r.kind === "SWEEP" ? "sweep level" : "evaluation"} at concurrency {r.concurrency} · <strong>{r.status.toLowerCase()}</strong>
+                {isSimulated(r) ? " (simulated endpoint)" : ""} · {r.kind === "SWEEP" ? "sweep level" : "evaluation"} at
+                concurrency {r.concurrency} · <strong>{r.status.toLowerCase()}</strong>
               </span>
-              <progress max={r.itemCount} value={r.doneCount} aria-label={`Run ${r.id}: ${r.doneCount} of ${r.itemCount} items`} />
+              <progress
+                max={r.itemCount}
+                value={r.doneCount}
+                aria-label={`Run ${r.id}: ${r.doneCount} of ${r.itemCount} items`}
+              />
               <span className="muted">
-                {r.doneCount} of {r.itemCount} items · {r.parseFailures ?? 0} parse failures · {r.failedRequests ?? 0} failed requests
+                {r.doneCount} of {r.itemCount} items · {r.parseFailures ?? 0} parse failures · {r.failedRequests ?? 0}{" "}
+                failed requests
                 {r.evalRunId ? ` · eval run ${r.evalRunId}` : ""}
                 {r.error ? ` · ${r.error}` : ""}
               </span>

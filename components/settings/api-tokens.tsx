@@ -21,11 +21,19 @@ export function CreateTokenForm({ action }: { action: Action }) {
         <p>
           <label>
             Your new token
-            <input readOnly value={token} data-testid="new-token" onFocus={(e) => e.currentTarget.select()} style={{ fontFamily: "monospace", width: "100%" }} />
+            <input
+              readOnly
+              value={token}
+              data-testid="new-token"
+              onFocus={(e) => e.currentTarget.select()}
+              style={{ fontFamily: "monospace", width: "100%" }}
+            />
           </label>
         </p>
       )}
-      <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create token"}</button>
+      <button type="submit" disabled={pending}>
+        {pending ? "Creating…" : "Create token"}
+      </button>
     </form>
   );
 }
@@ -35,7 +43,9 @@ export function RevokeTokenButton({ tokenId, name, action }: { tokenId: string; 
   return (
     <form action={formAction} style={{ display: "inline" }}>
       <input type="hidden" name="tokenId" value={tokenId} />
-      <button type="submit" disabled={pending} aria-label={`Revoke token ${name}`}>{pending ? "Revoking…" : "Revoke"}</button>
+      <button type="submit" disabled={pending} aria-label={`Revoke token ${name}`}>
+        {pending ? "Revoking…" : "Revoke"}
+      </button>
       {state && !state.ok && <span className="field-error"> {state.message}</span>}
     </form>
   );

@@ -6,7 +6,19 @@ import { FormMessage } from "@/components/ui/form-feedback";
 type Action = (state: ActionState, data: FormData) => Promise<ActionState>;
 
 /** A one-button transition (submit for review, back to draft), optionally with a reason. */
-export function ActionForm({ action, decisionId, label, reasonLabel, secondary }: { action: Action; decisionId: string; label: string; reasonLabel?: string; secondary?: boolean }) {
+export function ActionForm({
+  action,
+  decisionId,
+  label,
+  reasonLabel,
+  secondary,
+}: {
+  action: Action;
+  decisionId: string;
+  label: string;
+  reasonLabel?: string;
+  secondary?: boolean;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <form action={formAction} className="stack" aria-label={label}>
@@ -18,7 +30,9 @@ export function ActionForm({ action, decisionId, label, reasonLabel, secondary }
         </label>
       )}
       <div>
-        <button type="submit" className={secondary ? "secondary" : undefined} disabled={pending}>{label}</button>
+        <button type="submit" className={secondary ? "secondary" : undefined} disabled={pending}>
+          {label}
+        </button>
       </div>
       <FormMessage state={state} />
     </form>

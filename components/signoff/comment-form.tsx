@@ -3,7 +3,19 @@ import { useActionState, useEffect, useRef } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { FormMessage } from "@/components/ui/form-feedback";
 
-export function CommentForm({ action, decisionId, stage, parentId, label }: { action: (state: ActionState, data: FormData) => Promise<ActionState>; decisionId: string; stage: number | null; parentId?: string; label: string }) {
+export function CommentForm({
+  action,
+  decisionId,
+  stage,
+  parentId,
+  label,
+}: {
+  action: (state: ActionState, data: FormData) => Promise<ActionState>;
+  decisionId: string;
+  stage: number | null;
+  parentId?: string;
+  label: string;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -19,7 +31,9 @@ export function CommentForm({ action, decisionId, stage, parentId, label }: { ac
         <textarea name="body" rows={parentId ? 2 : 3} required maxLength={10000} />
       </label>
       <div>
-        <button type="submit" className="secondary" disabled={pending}>{parentId ? "Reply" : "Post comment"}</button>
+        <button type="submit" className="secondary" disabled={pending}>
+          {parentId ? "Reply" : "Post comment"}
+        </button>
       </div>
       <FormMessage state={state?.ok ? null : state} />
     </form>

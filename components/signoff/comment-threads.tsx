@@ -14,24 +14,54 @@ const SECTIONS: Array<{ stage: number | null; title: string }> = [
 
 type Action = (state: ActionState, data: FormData) => Promise<ActionState>;
 
-function Thread({ comment, replies, action, decisionId, canComment }: { comment: CommentView; replies: Map<string, CommentView[]>; action: Action; decisionId: string; canComment: boolean }) {
+function Thread({
+  comment,
+  replies,
+  action,
+  decisionId,
+  canComment,
+}: {
+  comment: CommentView;
+  replies: Map<string, CommentView[]>;
+  action: Action;
+  decisionId: string;
+  canComment: boolean;
+}) {
   const children = replies.get(comment.id) ?? [];
   return (
     <li>
       <p style={{ margin: "4px 0" }}>
         <strong>{comment.author.name}</strong>{" "}
-        <span className="muted">{formatUtc(comment.createdAt, "second")} · {comment.packRevision ? `on revision ${comment.packRevision.number}` : "before the first revision"}</span>
+        <span className="muted">
+          {formatUtc(comment.createdAt, "second")} ·{" "}
+          {comment.packRevision ? `on revision ${comment.packRevision.number}` : "before the first revision"}
+        </span>
       </p>
       <p style={{ margin: "4px 0", whiteSpace: "pre-wrap" }}>{comment.body}</p>
       {children.length > 0 && (
         <ul style={{ borderLeft: "2px solid var(--line)", paddingLeft: 16, listStyle: "none" }}>
-          {children.map((c) => <Thread key={c.id} comment={c} replies={replies} action={action} decisionId={decisionId} canComment={canComment} />)}
+          {children.map((c) => (
+            <Thread
+              key={c.id}
+              comment={c}
+              replies={replies}
+              action={action}
+              decisionId={decisionId}
+              canComment={canComment}
+            />
+          ))}
         </ul>
       )}
       {canComment && comment.parentId === null && (
         <details>
           <summary>Reply</summary>
-          <CommentForm action={action} decisionId={decisionId} stage={comment.stage} parentId={comment.id} label={`Reply to ${comment.author.name}`} />
+          <CommentForm
+            action={action}
+            decisionId={decisionId}
+            stage={comment.stage}
+            parentId={comment.id}
+            label={`Reply to ${comment.author.name}`}
+          />
         </details>
       )}
     </li>
@@ -39,7 +69,17 @@ function Thread({ comment, replies, action, decisionId, canComment }: { comment:
 }
 
 /** Comments per stage and on the pack, threaded; each says which revision it was written on. */
-export function CommentThreads({ comments, action, decisionId, canComment }: { comments: CommentView[]; action: Action; decisionId: string; canComment: boolean }) {
+export function CommentThreads({
+  comments,
+  action,
+  decisionId,
+  canComment,
+}: {
+  comments: CommentView[];
+  action: Action;
+  decisionId: string;
+  canComment: boolean;
+}) {
   const replies = new Map<string, CommentView[]>();
   for (const c of comments) if (c.parentId) replies.set(c.parentId, [...(replies.get(c.parentId) ?? []), c]);
   return (
@@ -49,12 +89,30 @@ export function CommentThreads({ comments, action, decisionId, canComment }: { c
         return (
           <section key={section.stage ?? "pack"} className="card" aria-label={`Comments: ${section.title}`}>
             <h3 style={{ marginTop: 0 }}>{section.title}</h3>
-            {roots.length === 0 ? <p className="muted">No comments.</p> : (
+            {roots.length === 0 ? (
+              <p className="muted">No comments.</p>
+            ) : (
               <ul style={{ listStyle: "none", paddingLeft: 0 }}>
-                {roots.map((c) => <Thread key={c.id} comment={c} replies={replies} action={action} decisionId={decisionId} canComment={canComment} />)}
+                {roots.map((c) => (
+                  <Thread
+                    key={c.id}
+                    comment={c}
+                    replies={replies}
+                    action={action}
+                    decisionId={decisionId}
+                    canComment={canComment}
+                  />
+                ))}
               </ul>
             )}
-            {canComment && <CommentForm action={action} decisionId={decisionId} stage={section.stage} label={`Comment on ${section.title.toLowerCase()}`} />}
+            {canComment && (
+              <CommentForm
+                action={action}
+                decisionId={decisionId}
+                stage={section.stage}
+                label={`Comment on ${section.title.toLowerCase()}`}
+              />
+            )}
           </section>
         );
       })}

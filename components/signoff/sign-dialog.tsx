@@ -5,7 +5,11 @@ import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import type { GateView } from "./types";
 
 type Meaning = "REVIEW" | "APPROVAL" | "REJECTION";
-const LABEL: Record<Meaning, string> = { REVIEW: "Reviewed — I have reviewed this pack", APPROVAL: "Approval of one candidate", REJECTION: "Rejection of the decision" };
+const LABEL: Record<Meaning, string> = {
+  REVIEW: "Reviewed — I have reviewed this pack",
+  APPROVAL: "Approval of one candidate",
+  REJECTION: "Rejection of the decision",
+};
 
 /** What the submit button says: it names exactly what will be signed. */
 function signButtonLabel(meaning: Meaning, candidate: { name: string } | null): string {
@@ -94,11 +98,19 @@ export function SignDialog({
 
   return (
     <>
-      <button type="button" onClick={() => dialog.current?.showModal()}>Sign revision {revisionNumber}…</button>
+      <button type="button" onClick={() => dialog.current?.showModal()}>
+        Sign revision {revisionNumber}…
+      </button>
       <FormMessage state={state?.ok ? state : null} />
-      <dialog ref={dialog} aria-labelledby="sign-title" style={{ maxWidth: 560, width: "100%", border: "1px solid var(--line)", borderRadius: 6 }}>
+      <dialog
+        ref={dialog}
+        aria-labelledby="sign-title"
+        style={{ maxWidth: 560, width: "100%", border: "1px solid var(--line)", borderRadius: 6 }}
+      >
         <form onSubmit={submit} className="stack" style={{ maxWidth: "none" }}>
-          <h2 id="sign-title" style={{ marginTop: 0 }}>Sign revision {revisionNumber}</h2>
+          <h2 id="sign-title" style={{ marginTop: 0 }}>
+            Sign revision {revisionNumber}
+          </h2>
           <p className="muted" style={{ margin: 0 }}>
             Signing as <strong>{signerName}</strong>. Your signature binds to SHA-256{" "}
             <code style={{ wordBreak: "break-all" }}>{revisionSha256}</code>; it cannot be edited or withdrawn.
@@ -106,53 +118,99 @@ export function SignDialog({
           <label>
             Meaning of the signature
             <select name="meaning" value={meaning} onChange={(e) => setMeaning(e.target.value as Meaning)}>
-              {meanings.map((m) => <option key={m} value={m}>{LABEL[m]}</option>)}
+              {meanings.map((m) => (
+                <option key={m} value={m}>
+                  {LABEL[m]}
+                </option>
+              ))}
             </select>
           </label>
           {meaning === "APPROVAL" && (
             <label>
               Candidate approved
               <select name="candidateId" value={candidateId} required onChange={(e) => setCandidateId(e.target.value)}>
-                <option value="" disabled>Choose the candidate you approve…</option>
-                {candidates.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+                <option value="" disabled>
+                  Choose the candidate you approve…
+                </option>
+                {candidates.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
               </select>
               <FieldError errors={errors?.candidateId} />
             </label>
           )}
           {candidate && failed.length === 0 && candidateGates.length > 0 && (
-            <p className="message-ok" role="note" style={{ margin: 0 }}>{candidate.name} passes all {candidateGates.length} gates.</p>
+            <p className="message-ok" role="note" style={{ margin: 0 }}>
+              {candidate.name} passes all {candidateGates.length} gates.
+            </p>
           )}
           {candidate && failed.length > 0 && (
             <div className="message-error" role="note">
-              {candidate.name} fails: {failed.map((g) => `${g.label} (${g.detail})`).join("; ")}. A written waiver is required.
+              {candidate.name} fails: {failed.map((g) => `${g.label} (${g.detail})`).join("; ")}. A written waiver is
+              required.
             </div>
           )}
           <label>
             Reason
-            <textarea name="reason" rows={3} required minLength={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <textarea
+              name="reason"
+              rows={3}
+              required
+              minLength={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
             <FieldError errors={errors?.reason} />
           </label>
           {failed.length > 0 && (
             <label>
               Waiver (why the failing gates are acceptable)
-              <textarea name="waiver" rows={3} required minLength={20} value={waiver} onChange={(e) => setWaiver(e.target.value)} />
+              <textarea
+                name="waiver"
+                rows={3}
+                required
+                minLength={20}
+                value={waiver}
+                onChange={(e) => setWaiver(e.target.value)}
+              />
               <FieldError errors={errors?.waiver} />
             </label>
           )}
           <label>
             Email (yours, to sign)
-            <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             <FieldError errors={errors?.email} />
           </label>
           <label>
             Password (re-enter to sign)
-            <input ref={passwordInput} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              ref={passwordInput}
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
             <FieldError errors={errors?.password} />
           </label>
           {state && !state.ok && <FormMessage state={state} />}
           <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
-            <button type="submit" disabled={!ready || pending}>{signButtonLabel(meaning, candidate)}</button>
-            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
+            <button type="submit" disabled={!ready || pending}>
+              {signButtonLabel(meaning, candidate)}
+            </button>
+            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
           </div>
         </form>
       </dialog>

@@ -23,31 +23,62 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
         </thead>
         <tbody>
           {signatures.map((s) => (
-            <tr key={s.id} className={s.superseded ? "superseded" : undefined} data-testid="signature-row" style={s.superseded ? { textDecoration: "line-through", opacity: 0.75 } : undefined}>
+            <tr
+              key={s.id}
+              className={s.superseded ? "superseded" : undefined}
+              data-testid="signature-row"
+              style={s.superseded ? { textDecoration: "line-through", opacity: 0.75 } : undefined}
+            >
               <td>
                 <strong>{s.printedName}</strong>
-                {s.signerEmail && <small style={{ display: "block" }} data-testid="signer-email">{s.signerEmail}</small>}
-                <small className="muted" style={{ display: "block" }}>user id {s.signerId}</small>
+                {s.signerEmail && (
+                  <small style={{ display: "block" }} data-testid="signer-email">
+                    {s.signerEmail}
+                  </small>
+                )}
+                <small className="muted" style={{ display: "block" }}>
+                  user id {s.signerId}
+                </small>
               </td>
               <td className="figure">{formatUtc(s.signedAt, "second")}</td>
               <td>{MEANING_LABEL[s.meaning]}</td>
               <td>
                 {s.candidate?.name ?? "—"}
-                {s.candidate && s.operatingThreshold != null && <small className="muted" style={{ display: "block" }} data-testid="signature-threshold">at t = {s.operatingThreshold} ({OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})</small>}
+                {s.candidate && s.operatingThreshold != null && (
+                  <small className="muted" style={{ display: "block" }} data-testid="signature-threshold">
+                    at t = {s.operatingThreshold} ({OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})
+                  </small>
+                )}
               </td>
               <td>
                 {s.reason}
                 {s.waiver && (
-                  <p className="waiver" style={{ margin: "6px 0 0", padding: "4px 8px", background: "var(--warn-bg)", color: "var(--warn)" }}>
+                  <p
+                    className="waiver"
+                    style={{
+                      margin: "6px 0 0",
+                      padding: "4px 8px",
+                      background: "var(--warn-bg)",
+                      color: "var(--warn)",
+                    }}
+                  >
                     <strong>Waiver:</strong> {s.waiver}
                   </p>
                 )}
               </td>
               <td>
                 revision {s.revisionNumber ?? "?"}
-                <code className="hash" title={s.revisionSha256} style={HASH}>{s.revisionSha256}</code>
+                <code className="hash" title={s.revisionSha256} style={HASH}>
+                  {s.revisionSha256}
+                </code>
               </td>
-              <td>{s.superseded ? <span className="badge badge-no">Superseded</span> : <span className="badge badge-yes">Current</span>}</td>
+              <td>
+                {s.superseded ? (
+                  <span className="badge badge-no">Superseded</span>
+                ) : (
+                  <span className="badge badge-yes">Current</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

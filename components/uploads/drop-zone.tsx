@@ -4,7 +4,17 @@ import { formatBytes } from "./format";
 import styles from "./uploads.module.css";
 
 /** Drag and drop a file, or choose one with the (keyboard-accessible) file input. */
-export function DropZone({ accept, file, onFile, disabled }: { accept: string; file: File | null; onFile: (file: File) => void; disabled?: boolean }) {
+export function DropZone({
+  accept,
+  file,
+  onFile,
+  disabled,
+}: {
+  accept: string;
+  file: File | null;
+  onFile: (file: File) => void;
+  disabled?: boolean;
+}) {
   const [over, setOver] = useState(false);
   const id = useId();
   return (

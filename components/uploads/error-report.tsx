@@ -32,9 +32,13 @@ export function ErrorReport({ errors, errorCount }: { errors: ReportedIssue[]; e
             {errors.map((e, i) => (
               <tr key={i}>
                 <td className="figure">{e.line ?? e.record ?? "—"}</td>
-                <td><code>{e.field}</code></td>
+                <td>
+                  <code>{e.field}</code>
+                </td>
                 {/* Text from the file is rendered as text, never as markup. */}
-                <td><code>{e.value ?? ""}</code></td>
+                <td>
+                  <code>{e.value ?? ""}</code>
+                </td>
                 <td>{e.reason}</td>
               </tr>
             ))}

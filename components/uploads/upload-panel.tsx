@@ -9,7 +9,12 @@ import { initialUploadState, uploadReducer, type RunStatus } from "./upload-stat
 
 export type UploadKind = "dataset" | "predictions" | "leaderboard" | "serving";
 
-const PATHS: Record<UploadKind, string> = { dataset: "datasets", predictions: "predictions", leaderboard: "leaderboards", serving: "serving" };
+const PATHS: Record<UploadKind, string> = {
+  dataset: "datasets",
+  predictions: "predictions",
+  leaderboard: "leaderboards",
+  serving: "serving",
+};
 const ACCEPT: Record<UploadKind, string> = {
   dataset: ".csv,.jsonl,.ndjson,.json,.parquet,text/csv,application/json",
   predictions: ".csv,.jsonl,.ndjson,.json,text/csv,application/json",
@@ -52,7 +57,17 @@ function send(url: string, file: File, onBytes: (loaded: number) => void): Promi
   });
 }
 
-export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; context: UploadContext; title: string; help: React.ReactNode }) {
+export function UploadPanel({
+  kind,
+  context,
+  title,
+  help,
+}: {
+  kind: UploadKind;
+  context: UploadContext;
+  title: string;
+  help: React.ReactNode;
+}) {
   const router = useRouter();
   const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
   const { file, busy, bytes, rows, phase, failure, success, run, mapping } = state;
@@ -77,7 +92,8 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
     if (!file || !form.current) return;
     const uploadId = newUploadId();
     const params = new URLSearchParams({ uploadId });
-    for (const [k, v] of new FormData(form.current).entries()) if (typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
+    for (const [k, v] of new FormData(form.current).entries())
+      if (typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
     for (const [k, v] of Object.entries(extra)) params.set(k, v);
     dispatch({ type: "started" });
     let polling = true;
@@ -87,28 +103,58 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
         if (!polling) break;
         const res = await fetch(`${base}/uploads/${uploadId}`, { cache: "no-store" }).catch(() => null);
         const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
-        if (body?.progress && polling) dispatch({ type: "progressed", phase: body.progress.phase, rows: body.progress.rows });
+        if (body?.progress && polling)
+          dispatch({ type: "progressed", phase: body.progress.phase, rows: body.progress.rows });
       }
     };
     void poll();
     try {
-      const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) => dispatch({ type: "sent", loaded }));
+      const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) =>
+        dispatch({ type: "sent", loaded }),
+      );
       polling = false;
-      const b = body as Record<string, unknown> & { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+      const b = body as Record<string, unknown> & {
+        error?: { code?: string; message?: string; details?: Record<string, unknown> };
+      };
       if (status >= 200 && status < 300) {
         const rowCount = Number(b.rowCount ?? 0);
         const message = b.existing
           ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
           : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
             (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : "");
-        dispatch({ type: "imported", rows: rowCount, message, runId: kind === "predictions" && typeof b.runId === "number" ? b.runId : undefined });
+        dispatch({
+          type: "imported",
+          rows: rowCount,
+          message,
+          runId: kind === "predictions" && typeof b.runId === "number" ? b.runId : undefined,
+        });
         router.refresh();
         return;
       }
       const details = b.error?.details;
-      if (details && Array.isArray(details.errors)) dispatch({ type: "rejected", failure: { kind: "report", errors: details.errors as ReportedIssue[], errorCount: Number(details.errorCount ?? details.errors.length) } });
-      else if (details && details.kind === "UNMATCHED_MODELS") dispatch({ type: "rejected", failure: { kind: "unmatched", unmatched: details.unmatched as string[], candidates: details.candidates as { id: string; name: string }[] } });
-      else dispatch({ type: "rejected", failure: { kind: "message", message: b.error?.message ?? `The server answered ${status}.` } });
+      if (details && Array.isArray(details.errors))
+        dispatch({
+          type: "rejected",
+          failure: {
+            kind: "report",
+            errors: details.errors as ReportedIssue[],
+            errorCount: Number(details.errorCount ?? details.errors.length),
+          },
+        });
+      else if (details && details.kind === "UNMATCHED_MODELS")
+        dispatch({
+          type: "rejected",
+          failure: {
+            kind: "unmatched",
+            unmatched: details.unmatched as string[],
+            candidates: details.candidates as { id: string; name: string }[],
+          },
+        });
+      else
+        dispatch({
+          type: "rejected",
+          failure: { kind: "message", message: b.error?.message ?? `The server answered ${status}.` },
+        });
     } catch (error) {
       dispatch({ type: "failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
@@ -137,7 +183,10 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
               <input name="name" required maxLength={200} defaultValue="holdout" />
             </label>
             <label>
-              Negative class names <span className="muted">(comma-separated; “{context.positiveClass}”, 1 and true are positive, 0 and false negative)</span>
+              Negative class names{" "}
+              <span className="muted">
+                (comma-separated; “{context.positiveClass}”, 1 and true are positive, 0 and false negative)
+              </span>
               <input name="negativeLabels" placeholder="e.g. benign, safe" />
             </label>
           </>
@@ -148,7 +197,9 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
               Candidate
               <select name="candidateId" required>
                 {context.candidates.map((c) => (
-                  <option key={c.id} value={c.id}>{c.name}</option>
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
                 ))}
               </select>
             </label>
@@ -156,7 +207,9 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
               Dataset version
               <select name="datasetVersionId" required>
                 {context.datasetVersions.map((v) => (
-                  <option key={v.id} value={v.id}>{v.label}</option>
+                  <option key={v.id} value={v.id}>
+                    {v.label}
+                  </option>
                 ))}
               </select>
             </label>
@@ -169,7 +222,8 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
         {(kind === "leaderboard" || kind === "serving") && (
           <>
             <label>
-              Model name <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
+              Model name{" "}
+              <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
               <input name="model" />
             </label>
             <label style={{ fontWeight: 400 }}>
@@ -177,8 +231,18 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
             </label>
           </>
         )}
-        <DropZone accept={ACCEPT[kind]} file={file} onFile={(f) => dispatch({ type: "chose", file: f })} disabled={busy} />
-        <button type="submit" disabled={!file || busy || (kind === "predictions" && (!context.candidates.length || !context.datasetVersions.length))}>
+        <DropZone
+          accept={ACCEPT[kind]}
+          file={file}
+          onFile={(f) => dispatch({ type: "chose", file: f })}
+          disabled={busy}
+        />
+        <button
+          type="submit"
+          disabled={
+            !file || busy || (kind === "predictions" && (!context.candidates.length || !context.datasetVersions.length))
+          }
+        >
           {busy ? "Uploading…" : "Upload"}
         </button>
       </form>
@@ -191,34 +255,50 @@ export function UploadPanel({ kind, context, title, help }: { kind: UploadKind; 
           </span>
         </div>
       )}
-      {success && <p className="message-ok" role="status">{success}</p>}
+      {success && (
+        <p className="message-ok" role="status">
+          {success}
+        </p>
+      )}
       {run && (
         <div className={styles.progress} data-testid="run-status">
           <progress max={100} value={Math.round((run.status?.progress ?? 0) * 100)} aria-label="Metrics computed" />
           <span>
             Run #{run.id}: {run.status ? run.status.status.toLowerCase() : "queued"}
-            {run.status?.status === "DONE" && ` · ${run.status.itemCount.toLocaleString("en-US")} items, ${run.status.missingCount.toLocaleString("en-US")} missing (counted as errors)`}
+            {run.status?.status === "DONE" &&
+              ` · ${run.status.itemCount.toLocaleString("en-US")} items, ${run.status.missingCount.toLocaleString("en-US")} missing (counted as errors)`}
             {run.status?.error && ` · ${run.status.error}`}
           </span>
         </div>
       )}
       {failure?.kind === "report" && <ErrorReport errors={failure.errors} errorCount={failure.errorCount} />}
-      {failure?.kind === "message" && <p className="message-error" role="alert">{failure.message}</p>}
+      {failure?.kind === "message" && (
+        <p className="message-error" role="alert">
+          {failure.message}
+        </p>
+      )}
       {failure?.kind === "unmatched" && (
         <div role="alert" className="stack">
           <p className="message-error">These model names match no candidate. Map each one, or skip it:</p>
           {failure.unmatched.slice(0, 50).map((name) => (
             <label key={name}>
               <code>{name}</code>
-              <select value={mapping[name] ?? ""} onChange={(e) => dispatch({ type: "mapped", name, candidateId: e.currentTarget.value })}>
+              <select
+                value={mapping[name] ?? ""}
+                onChange={(e) => dispatch({ type: "mapped", name, candidateId: e.currentTarget.value })}
+              >
                 <option value="">skip</option>
                 {failure.candidates.map((c) => (
-                  <option key={c.id} value={c.id}>{c.name}</option>
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
                 ))}
               </select>
             </label>
           ))}
-          {failure.unmatched.length > 50 && <p className="muted">…and {failure.unmatched.length - 50} more (skipped unless mapped).</p>}
+          {failure.unmatched.length > 50 && (
+            <p className="muted">…and {failure.unmatched.length - 50} more (skipped unless mapped).</p>
+          )}
           <button
             type="button"
             disabled={busy}

@@ -10,7 +10,13 @@ export type Failure =
   | { kind: "unmatched"; unmatched: string[]; candidates: { id: string; name: string }[] }
   | { kind: "message"; message: string };
 
-export type RunStatus = { status: string; progress: number; itemCount: number; missingCount: number; error: string | null };
+export type RunStatus = {
+  status: string;
+  progress: number;
+  itemCount: number;
+  missingCount: number;
+  error: string | null;
+};
 
 export interface UploadState {
   file: File | null;
@@ -40,21 +46,54 @@ export type UploadAction =
   | { type: "run"; status: RunStatus }
   | { type: "mapped"; name: string; candidateId: string };
 
-export const initialUploadState: UploadState = { file: null, busy: false, bytes: 0, rows: null, phase: "", failure: null, success: null, run: null, mapping: {} };
+export const initialUploadState: UploadState = {
+  file: null,
+  busy: false,
+  bytes: 0,
+  rows: null,
+  phase: "",
+  failure: null,
+  success: null,
+  run: null,
+  mapping: {},
+};
 
 export function uploadReducer(state: UploadState, action: UploadAction): UploadState {
   switch (action.type) {
     case "chose":
       return { ...state, file: action.file, failure: null, success: null };
     case "started":
-      return { ...state, busy: true, failure: null, success: null, run: null, bytes: 0, rows: null, phase: "Uploading" };
+      return {
+        ...state,
+        busy: true,
+        failure: null,
+        success: null,
+        run: null,
+        bytes: 0,
+        rows: null,
+        phase: "Uploading",
+      };
     case "sent":
       // Every byte sent: the server is now validating and loading what it received.
-      return { ...state, bytes: action.loaded, phase: state.file && action.loaded >= state.file.size ? "Processing" : state.phase };
+      return {
+        ...state,
+        bytes: action.loaded,
+        phase: state.file && action.loaded >= state.file.size ? "Processing" : state.phase,
+      };
     case "progressed":
-      return { ...state, rows: action.rows, phase: action.phase === "validating" ? "Validating and loading rows" : state.phase };
+      return {
+        ...state,
+        rows: action.rows,
+        phase: action.phase === "validating" ? "Validating and loading rows" : state.phase,
+      };
     case "imported":
-      return { ...state, rows: action.rows, phase: "Done", success: action.message, run: action.runId === undefined ? state.run : { id: action.runId, status: null } };
+      return {
+        ...state,
+        rows: action.rows,
+        phase: "Done",
+        success: action.message,
+        run: action.runId === undefined ? state.run : { id: action.runId, status: null },
+      };
     case "rejected":
       return { ...state, phase: "Rejected", failure: action.failure };
     case "failed":

@@ -4,7 +4,8 @@ import { can, PERMISSIONS, ROLES, type Permission } from "./permissions";
 describe("can()", () => {
   it("grants exactly the roles listed for each permission", () => {
     for (const [permission, allowed] of Object.entries(PERMISSIONS) as [Permission, readonly string[]][]) {
-      for (const role of ROLES) expect(can({ roles: [role] }, permission), `${role} ${permission}`).toBe(allowed.includes(role));
+      for (const role of ROLES)
+        expect(can({ roles: [role] }, permission), `${role} ${permission}`).toBe(allowed.includes(role));
     }
   });
 

@@ -5,7 +5,17 @@ import { reliabilityChart, servingLatencyChart } from "./evidence-charts";
 import { candidateStyles, OKABE_ITO } from "./palette";
 import { tableRows } from "./xy";
 
-const candidate = (id: string): PackCandidate => ({ id, name: id.toUpperCase(), provider: "p", version: "", shortlistRationale: "", operatingThreshold: null, priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: null });
+const candidate = (id: string): PackCandidate => ({
+  id,
+  name: id.toUpperCase(),
+  provider: "p",
+  version: "",
+  shortlistRationale: "",
+  operatingThreshold: null,
+  priceInputPerMTok: null,
+  priceOutputPerMTok: null,
+  pricePerHour: null,
+});
 
 describe("chart preparation", () => {
   it("assigns each candidate one Okabe–Ito colour in candidate order, dashing when the palette repeats", () => {
@@ -30,9 +40,35 @@ describe("chart preparation", () => {
   });
 
   it("orders serving points by concurrency, draws the SLO line and keeps a missing percentile as a gap", () => {
-    const row = (concurrency: number, p95: number | null): PackServing => ({ candidateId: "a", tool: "t", toolVersion: null, concurrency, requestThroughput: 1, outputTokenThroughput: null, completed: 1, failed: 0, meanInputTokens: null, meanOutputTokens: null, ttftMs: {}, tpotMs: {}, e2eMs: { p95 }, tpotSource: "" });
-    const chart = servingLatencyChart([candidate("a")], [row(32, 900), row(1, 300), row(8, null)], candidateStyles(["a"]), "e2eMs", "p95", 800);
-    expect(chart.series[0]!.points).toEqual([{ x: 1, y: 300 }, { x: 8, y: null }, { x: 32, y: 900 }]);
+    const row = (concurrency: number, p95: number | null): PackServing => ({
+      candidateId: "a",
+      tool: "t",
+      toolVersion: null,
+      concurrency,
+      requestThroughput: 1,
+      outputTokenThroughput: null,
+      completed: 1,
+      failed: 0,
+      meanInputTokens: null,
+      meanOutputTokens: null,
+      ttftMs: {},
+      tpotMs: {},
+      e2eMs: { p95 },
+      tpotSource: "",
+    });
+    const chart = servingLatencyChart(
+      [candidate("a")],
+      [row(32, 900), row(1, 300), row(8, null)],
+      candidateStyles(["a"]),
+      "e2eMs",
+      "p95",
+      800,
+    );
+    expect(chart.series[0]!.points).toEqual([
+      { x: 1, y: 300 },
+      { x: 8, y: null },
+      { x: 32, y: 900 },
+    ]);
     expect(chart.references).toEqual([{ axis: "y", value: 800, label: "SLO p95 ≤ 800 ms" }]);
     expect(chart.y.unit).toBe("ms");
   });

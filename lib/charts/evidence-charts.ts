@@ -19,7 +19,11 @@ function style(styles: Styles, id: string): SeriesStyle {
 const draw = (v: number) => Number(v.toPrecision(6));
 
 function curvePoints(curve: Curve): XyPoint[] {
-  return curve.x.map((x, i) => ({ x: draw(x), y: Number.isFinite(curve.y[i]) ? draw(curve.y[i]!) : null, threshold: curve.thresholds[i] ?? null }));
+  return curve.x.map((x, i) => ({
+    x: draw(x),
+    y: Number.isFinite(curve.y[i]) ? draw(curve.y[i]!) : null,
+    threshold: curve.thresholds[i] ?? null,
+  }));
 }
 
 function missingNote(candidates: readonly PackCandidate[], series: readonly XySeries[]): string {
@@ -28,10 +32,18 @@ function missingNote(candidates: readonly PackCandidate[], series: readonly XySe
 }
 
 function concurrencies(serving: readonly PackServing[]): number[] {
-  return [...new Set(serving.map((s) => s.concurrency).filter((c): c is number => c !== null && c > 0))].sort((a, b) => a - b);
+  return [...new Set(serving.map((s) => s.concurrency).filter((c): c is number => c !== null && c > 0))].sort(
+    (a, b) => a - b,
+  );
 }
 
-export function prCurvesChart(candidates: readonly PackCandidate[], runs: readonly PackRun[], styles: Styles, which: "pr" | "prAtPrevalence", prevalence: number): XyChartModel {
+export function prCurvesChart(
+  candidates: readonly PackCandidate[],
+  runs: readonly PackRun[],
+  styles: Styles,
+  which: "pr" | "prAtPrevalence",
+  prevalence: number,
+): XyChartModel {
   const series: XySeries[] = [];
   for (const c of candidates) {
     const m = runs.find((r) => r.candidateId === c.id)?.metrics;
@@ -39,12 +51,20 @@ export function prCurvesChart(candidates: readonly PackCandidate[], runs: readon
     if (!curve) continue;
     const points = curvePoints(curve);
     const op = curve.operatingIndex === null ? undefined : points[curve.operatingIndex];
-    series.push({ key: c.id, name: c.name, ...style(styles, c.id), points, marker: op ? { ...op, label: `operating point t = ${op.threshold}` } : undefined });
+    series.push({
+      key: c.id,
+      name: c.name,
+      ...style(styles, c.id),
+      points,
+      marker: op ? { ...op, label: `operating point t = ${op.threshold}` } : undefined,
+    });
   }
   const atPi = which === "prAtPrevalence";
   return {
     id: atPi ? "pr-at-prevalence" : "pr-curves",
-    title: atPi ? `Precision–recall curves at π = ${formatPercent(prevalence)}` : "Precision–recall curves on the labelled sample",
+    title: atPi
+      ? `Precision–recall curves at π = ${formatPercent(prevalence)}`
+      : "Precision–recall curves on the labelled sample",
     description: `${atPi ? `Precision re-weighted to the deployment prevalence ${formatPercent(prevalence)}` : "Precision"} against recall for ${series.map((s) => s.name).join(", ")}, each candidate's operating point marked.${missingNote(candidates, series)}`,
     x: { label: "Recall", unit: "fraction", domain: [0, 1], digits: 3 },
     y: { label: atPi ? "Precision at π" : "Precision", unit: "fraction", domain: [0, 1], digits: 3 },
@@ -53,13 +73,22 @@ export function prCurvesChart(candidates: readonly PackCandidate[], runs: readon
   };
 }
 
-export function reliabilityChart(candidates: readonly PackCandidate[], runs: readonly PackRun[], styles: Styles): XyChartModel {
+export function reliabilityChart(
+  candidates: readonly PackCandidate[],
+  runs: readonly PackRun[],
+  styles: Styles,
+): XyChartModel {
   const series: XySeries[] = [];
   for (const c of candidates) {
     const bins = runs.find((r) => r.candidateId === c.id)?.metrics?.reliability;
     if (!bins) continue;
     // Empty bins are gaps (null), never zeros.
-    series.push({ key: c.id, name: c.name, ...style(styles, c.id), points: bins.map((b) => ({ x: b.meanPredicted ?? (b.lower + b.upper) / 2, y: b.fractionPositive })) });
+    series.push({
+      key: c.id,
+      name: c.name,
+      ...style(styles, c.id),
+      points: bins.map((b) => ({ x: b.meanPredicted ?? (b.lower + b.upper) / 2, y: b.fractionPositive })),
+    });
   }
   return {
     id: "reliability",
@@ -81,40 +110,79 @@ export function servingLatencyChart(
   percentile: keyof Pct,
   slo: number | null,
 ): XyChartModel {
-  const names = { ttftMs: "TTFT (time to first token)", tpotMs: "TPOT (time per output token)", e2eMs: "End-to-end latency" } as const;
+  const names = {
+    ttftMs: "TTFT (time to first token)",
+    tpotMs: "TPOT (time per output token)",
+    e2eMs: "End-to-end latency",
+  } as const;
   const series: XySeries[] = [];
   for (const c of candidates) {
-    const rows = serving.filter((s) => s.candidateId === c.id && s.concurrency !== null).sort((a, b) => a.concurrency! - b.concurrency!);
+    const rows = serving
+      .filter((s) => s.candidateId === c.id && s.concurrency !== null)
+      .sort((a, b) => a.concurrency! - b.concurrency!);
     if (!rows.length) continue;
-    series.push({ key: c.id, name: c.name, ...style(styles, c.id), points: rows.map((r) => ({ x: r.concurrency!, y: r[metric][percentile] ?? null })) });
+    series.push({
+      key: c.id,
+      name: c.name,
+      ...style(styles, c.id),
+      points: rows.map((r) => ({ x: r.concurrency!, y: r[metric][percentile] ?? null })),
+    });
   }
-  const references: ReferenceLine[] = slo === null ? [] : [{ axis: "y", value: slo, label: `SLO ${percentile} ≤ ${slo} ms` }];
+  const references: ReferenceLine[] =
+    slo === null ? [] : [{ axis: "y", value: slo, label: `SLO ${percentile} ≤ ${slo} ms` }];
   return {
     id: `serving-${metric}-${percentile}`,
     title: `${percentile} ${names[metric]} vs concurrency`,
     description: `${percentile} ${names[metric]} in milliseconds at each measured concurrency for ${series.map((s) => s.name).join(", ")}${slo === null ? "" : `; the SLO line is at ${slo} ms`}.${missingNote(candidates, series)}`,
-    x: { label: "Concurrency", unit: "concurrent requests, log scale", scale: "log", digits: 0, ticks: concurrencies(serving) },
+    x: {
+      label: "Concurrency",
+      unit: "concurrent requests, log scale",
+      scale: "log",
+      digits: 0,
+      ticks: concurrencies(serving),
+    },
     y: { label: `${percentile} ${names[metric]}`, unit: "ms", digits: 0 },
     series,
     references,
   };
 }
 
-export function throughputChart(candidates: readonly PackCandidate[], serving: readonly PackServing[], styles: Styles, minThroughput: number | null, atConcurrency: number | null): XyChartModel {
+export function throughputChart(
+  candidates: readonly PackCandidate[],
+  serving: readonly PackServing[],
+  styles: Styles,
+  minThroughput: number | null,
+  atConcurrency: number | null,
+): XyChartModel {
   const series: XySeries[] = [];
   for (const c of candidates) {
-    const rows = serving.filter((s) => s.candidateId === c.id && s.concurrency !== null).sort((a, b) => a.concurrency! - b.concurrency!);
+    const rows = serving
+      .filter((s) => s.candidateId === c.id && s.concurrency !== null)
+      .sort((a, b) => a.concurrency! - b.concurrency!);
     if (!rows.length) continue;
-    series.push({ key: c.id, name: c.name, ...style(styles, c.id), points: rows.map((r) => ({ x: r.concurrency!, y: r.requestThroughput })) });
+    series.push({
+      key: c.id,
+      name: c.name,
+      ...style(styles, c.id),
+      points: rows.map((r) => ({ x: r.concurrency!, y: r.requestThroughput })),
+    });
   }
   const references: ReferenceLine[] = [];
-  if (minThroughput !== null) references.push({ axis: "y", value: minThroughput, label: `SLO ≥ ${minThroughput} req/s` });
-  if (atConcurrency !== null) references.push({ axis: "x", value: atConcurrency, label: `at concurrency ${atConcurrency}` });
+  if (minThroughput !== null)
+    references.push({ axis: "y", value: minThroughput, label: `SLO ≥ ${minThroughput} req/s` });
+  if (atConcurrency !== null)
+    references.push({ axis: "x", value: atConcurrency, label: `at concurrency ${atConcurrency}` });
   return {
     id: "serving-throughput",
     title: "Request throughput vs concurrency",
     description: `Requests per second at each measured concurrency for ${series.map((s) => s.name).join(", ")}${minThroughput === null ? "" : `; the SLO asks for at least ${minThroughput} req/s at concurrency ${atConcurrency ?? "any"}`}.${missingNote(candidates, series)}`,
-    x: { label: "Concurrency", unit: "concurrent requests, log scale", scale: "log", digits: 0, ticks: concurrencies(serving) },
+    x: {
+      label: "Concurrency",
+      unit: "concurrent requests, log scale",
+      scale: "log",
+      digits: 0,
+      ticks: concurrencies(serving),
+    },
     y: { label: "Request throughput", unit: "req/s", digits: 1 },
     series,
     references,

@@ -1,5 +1,15 @@
 import type { PackCandidate } from "@/lib/evidence/pack-data";
-import { costByThreshold, costOptimumOfPoints, PREVALENCE_CHART_GRID, prAtPrevalence, prAtPrevalenceFromPr, precisionVersusPrevalence, whatIfAt, type CostParameters, type RocCurve } from "@/lib/evidence/what-if";
+import {
+  costByThreshold,
+  costOptimumOfPoints,
+  PREVALENCE_CHART_GRID,
+  prAtPrevalence,
+  prAtPrevalenceFromPr,
+  precisionVersusPrevalence,
+  whatIfAt,
+  type CostParameters,
+  type RocCurve,
+} from "@/lib/evidence/what-if";
 import { formatPercent } from "@/lib/format";
 import type { SeriesStyle } from "./palette";
 import type { XyChartModel, XySeries } from "./xy";
@@ -31,16 +41,26 @@ function thresholdFor(c: StressCandidate, s: StressSettings): number {
 }
 
 /** One series per candidate with stored curve points, in candidate order, with its colour and dash. */
-function candidateSeries(cands: readonly StressCandidate[], build: (c: StressCandidate & { roc: NonNullable<StressCandidate["roc"]> }) => Pick<XySeries, "points" | "marker">): XySeries[] {
-  return cands.flatMap((c) => (c.roc ? [{ key: c.candidate.id, name: c.candidate.name, ...c.style, ...build({ ...c, roc: c.roc }) }] : []));
+function candidateSeries(
+  cands: readonly StressCandidate[],
+  build: (c: StressCandidate & { roc: NonNullable<StressCandidate["roc"]> }) => Pick<XySeries, "points" | "marker">,
+): XySeries[] {
+  return cands.flatMap((c) =>
+    c.roc ? [{ key: c.candidate.id, name: c.candidate.name, ...c.style, ...build({ ...c, roc: c.roc }) }] : [],
+  );
 }
 
 export function stressPrChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
   const series = candidateSeries(cands, (c) => {
     const f = whatIfAt(c.roc, thresholdFor(c, s), s);
     return {
-      points: c.pr ? prAtPrevalenceFromPr(c.pr, c.positives, c.negatives, s.prevalence) : prAtPrevalence(c.roc, s.prevalence),
-      marker: f.precision === null ? undefined : { x: f.recall, y: f.precision, threshold: f.storedThreshold, label: `t = ${f.storedThreshold}` },
+      points: c.pr
+        ? prAtPrevalenceFromPr(c.pr, c.positives, c.negatives, s.prevalence)
+        : prAtPrevalence(c.roc, s.prevalence),
+      marker:
+        f.precision === null
+          ? undefined
+          : { x: f.recall, y: f.precision, threshold: f.storedThreshold, label: `t = ${f.storedThreshold}` },
     };
   });
   return {
@@ -59,7 +79,14 @@ export function stressCostChart(cands: readonly StressCandidate[], s: StressSett
     const optimum = costOptimumOfPoints(c.roc, s);
     return {
       points: costByThreshold(c.roc, s),
-      marker: optimum ? { x: optimum.threshold, y: optimum.expectedCostPer1k, threshold: optimum.threshold, label: `cost-optimal t = ${optimum.threshold}` } : undefined,
+      marker: optimum
+        ? {
+            x: optimum.threshold,
+            y: optimum.expectedCostPer1k,
+            threshold: optimum.threshold,
+            label: `cost-optimal t = ${optimum.threshold}`,
+          }
+        : undefined,
     };
   });
   return {
@@ -77,15 +104,28 @@ export function stressPrecisionVsPrevalenceChart(cands: readonly StressCandidate
   const series = candidateSeries(cands, (c) => {
     const f = whatIfAt(c.roc, thresholdFor(c, s), s);
     return {
-      points: precisionVersusPrevalence(f.recall, f.fpr, [...PREVALENCE_CHART_GRID, s.prevalence]).map((r) => ({ x: r.prevalence, y: r.precision })),
-      marker: f.precision === null ? undefined : { x: s.prevalence, y: f.precision, label: `π = ${formatPercent(s.prevalence)}` },
+      points: precisionVersusPrevalence(f.recall, f.fpr, [...PREVALENCE_CHART_GRID, s.prevalence]).map((r) => ({
+        x: r.prevalence,
+        y: r.precision,
+      })),
+      marker:
+        f.precision === null
+          ? undefined
+          : { x: s.prevalence, y: f.precision, label: `π = ${formatPercent(s.prevalence)}` },
     };
   });
   return {
     id: "stress-precision-vs-prevalence",
     title: "Precision vs prevalence at the operating threshold",
     description: `Precision each candidate would have at prevalences from 0.1% to 50% at its operating threshold, for ${series.map((x) => x.name).join(", ")}; the deployment prevalence ${formatPercent(s.prevalence)} is marked.`,
-    x: { label: "Prevalence π", unit: "fraction positive, log scale", scale: "log", domain: [0.001, 0.5], digits: 4, ticks: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5] },
+    x: {
+      label: "Prevalence π",
+      unit: "fraction positive, log scale",
+      scale: "log",
+      domain: [0.001, 0.5],
+      digits: 4,
+      ticks: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
+    },
     y: { label: "Precision", unit: "fraction", domain: [0, 1], digits: 3 },
     series,
     references: [{ axis: "x", value: s.prevalence, label: `π = ${formatPercent(s.prevalence)}` }],

@@ -11,5 +11,10 @@ const replicates = bootstrapReplicates(rankings, {
     if (++done % EVERY === 0) parentPort?.postMessage({ progress: EVERY });
   },
 });
-const buffers = replicates.flatMap((r) => [r.averagePrecision.buffer, r.averagePrecisionAtPrevalence.buffer, r.rocAuc.buffer, ...(r.threshold ? [r.threshold.buffer] : [])]) as ArrayBuffer[];
+const buffers = replicates.flatMap((r) => [
+  r.averagePrecision.buffer,
+  r.averagePrecisionAtPrevalence.buffer,
+  r.rocAuc.buffer,
+  ...(r.threshold ? [r.threshold.buffer] : []),
+]) as ArrayBuffer[];
 parentPort?.postMessage(replicates, buffers);

@@ -12,14 +12,22 @@ describe("parallel bootstrap", () => {
     const rankings = [prepareRanking(labels, a), prepareRanking(labels, b)];
     const options = { replicates: 101, seed: 3, prevalence: 0.02 };
     const fractions: number[] = [];
-    const parallel = await parallelBootstrapReplicates(rankings, { ...options, threads: 2, onProgress: (f) => fractions.push(f) });
+    const parallel = await parallelBootstrapReplicates(rankings, {
+      ...options,
+      threads: 2,
+      onProgress: (f) => fractions.push(f),
+    });
     // The workers report every 20 replicates: 40 of 101 done in each of the two halves.
     expect(fractions.length).toBe(4);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
     expect(fractions.at(-1)).toBeCloseTo(80 / 101);
     const single = bootstrapReplicates(rankings, options);
-    expect(parallel.map((r) => Array.from(r.averagePrecision))).toEqual(single.map((r) => Array.from(r.averagePrecision)));
-    expect(parallel.map((r) => Array.from(r.averagePrecisionAtPrevalence))).toEqual(single.map((r) => Array.from(r.averagePrecisionAtPrevalence)));
+    expect(parallel.map((r) => Array.from(r.averagePrecision))).toEqual(
+      single.map((r) => Array.from(r.averagePrecision)),
+    );
+    expect(parallel.map((r) => Array.from(r.averagePrecisionAtPrevalence))).toEqual(
+      single.map((r) => Array.from(r.averagePrecisionAtPrevalence)),
+    );
     expect(parallel.map((r) => Array.from(r.rocAuc))).toEqual(single.map((r) => Array.from(r.rocAuc)));
   });
 });

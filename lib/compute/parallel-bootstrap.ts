@@ -6,7 +6,13 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { bootstrapReplicates, DEFAULT_REPLICATES, type BootstrapOptions, type PreparedRanking, type Replicates } from "../metrics/bootstrap";
+import {
+  bootstrapReplicates,
+  DEFAULT_REPLICATES,
+  type BootstrapOptions,
+  type PreparedRanking,
+  type Replicates,
+} from "../metrics/bootstrap";
 
 export interface ParallelOptions extends BootstrapOptions {
   /** Worker threads (default: available cores). 1 runs in this thread. */
@@ -18,7 +24,10 @@ export interface ParallelOptions extends BootstrapOptions {
 /** Below this many draws (B·n) a worker's start-up costs more than it saves. */
 export const MIN_DRAWS_FOR_WORKERS = 50_000_000;
 
-export async function parallelBootstrapReplicates(rankings: readonly PreparedRanking[], options: ParallelOptions = {}): Promise<Replicates[]> {
+export async function parallelBootstrapReplicates(
+  rankings: readonly PreparedRanking[],
+  options: ParallelOptions = {},
+): Promise<Replicates[]> {
   const from = options.from ?? 0;
   const to = options.to ?? options.replicates ?? DEFAULT_REPLICATES;
   const items = (rankings[0]?.positiveGroup.length ?? 0) + (rankings[0]?.negativeSegment.length ?? 0);
@@ -36,11 +45,17 @@ export async function parallelBootstrapReplicates(rankings: readonly PreparedRan
   const bounds = Array.from({ length: threads + 1 }, (_, k) => from + Math.round(((to - from) * k) / threads));
   let parts: Replicates[][];
   try {
-    parts = await Promise.all(bounds.slice(0, -1).map((start, k) => runWorker(shared, { ...workerOptions, from: start, to: bounds[k + 1]! }, progress)));
+    parts = await Promise.all(
+      bounds
+        .slice(0, -1)
+        .map((start, k) => runWorker(shared, { ...workerOptions, from: start, to: bounds[k + 1]! }, progress)),
+    );
   } catch (error) {
     // A bundle that did not ship the worker's file (a framework's server build) still computes,
     // in this thread: replicate b is seeded by (seed, b), so the figures are the same.
-    console.warn(`bootstrap workers unavailable, computing in this thread: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `bootstrap workers unavailable, computing in this thread: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return bootstrapReplicates(rankings, { ...options, from, to });
   }
   return rankings.map((_, c) => ({
@@ -57,7 +72,12 @@ function share(r: PreparedRanking): PreparedRanking {
     s.set(a);
     return s;
   };
-  return { groups: r.groups, positiveGroup: copy(r.positiveGroup), negativeSegment: copy(r.negativeSegment), groupScores: r.groupScores };
+  return {
+    groups: r.groups,
+    positiveGroup: copy(r.positiveGroup),
+    negativeSegment: copy(r.negativeSegment),
+    groupScores: r.groupScores,
+  };
 }
 
 function concat(parts: Float64Array[]): Float64Array {
@@ -74,7 +94,11 @@ function concat(parts: Float64Array[]): Float64Array {
  * Start the worker. When this module runs as TypeScript (tsx, vitest), the worker starts from
  * ts-worker.mjs, which registers tsx's loader in the worker thread before importing the .ts body.
  */
-function runWorker(rankings: PreparedRanking[], options: BootstrapOptions, progress: (replicates: number) => void): Promise<Replicates[]> {
+function runWorker(
+  rankings: PreparedRanking[],
+  options: BootstrapOptions,
+  progress: (replicates: number) => void,
+): Promise<Replicates[]> {
   const isTypeScript = import.meta.url.endsWith(".ts");
   const body = new URL(isTypeScript ? "./bootstrap-worker.ts" : "./bootstrap-worker.js", import.meta.url);
   const entry = isTypeScript ? new URL("./ts-worker.mjs", import.meta.url) : body;

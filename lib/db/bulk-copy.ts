@@ -25,7 +25,12 @@ export async function copyCsvPg(
 }
 
 /** PGlite reads COPY input from a Blob mounted at /dev/blob. */
-export async function copyCsvPglite(db: PGlite | Transaction, table: string, columns: readonly string[], csv: string | Blob): Promise<void> {
+export async function copyCsvPglite(
+  db: PGlite | Transaction,
+  table: string,
+  columns: readonly string[],
+  csv: string | Blob,
+): Promise<void> {
   const blob = typeof csv === "string" ? new Blob([csv]) : csv;
   await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob });
 }
@@ -58,4 +63,5 @@ export function csvField(value: string | number | boolean | null | undefined): s
   return value === "" || /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-export const csvRow = (values: ReadonlyArray<string | number | boolean | null | undefined>) => values.map(csvField).join(",") + "\n";
+export const csvRow = (values: ReadonlyArray<string | number | boolean | null | undefined>) =>
+  values.map(csvField).join(",") + "\n";

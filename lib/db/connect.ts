@@ -123,7 +123,10 @@ export async function openDatabase(): Promise<Database> {
 export async function migrateDatabase(): Promise<string[]> {
   const { DATABASE_URL: url, DATABASE_MIGRATION_URL } = env();
   if (!url) {
-    if (DATABASE_MIGRATION_URL) throw new Error("DATABASE_MIGRATION_URL is set without DATABASE_URL: set DATABASE_URL to the app's role on the same database.");
+    if (DATABASE_MIGRATION_URL)
+      throw new Error(
+        "DATABASE_MIGRATION_URL is set without DATABASE_URL: set DATABASE_URL to the app's role on the same database.",
+      );
     // openEmbedded migrates as it opens.
     const db = await openEmbedded();
     await db.close();

@@ -13,8 +13,12 @@ describe("embedded PostgreSQL (PGlite)", () => {
   it("applies every migration on open, persists data, and reopens without reapplying", async () => {
     const dataDir = path.join(dir, "db");
     const first = await openEmbedded(dataDir);
-    const user = await first.prisma.user.create({ data: { email: "a@verdict.test", name: "A", roles: ["ANALYST", "REVIEWER"], passwordHash: "x" } });
-    const applied = await first.pglite.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name`);
+    const user = await first.prisma.user.create({
+      data: { email: "a@verdict.test", name: "A", roles: ["ANALYST", "REVIEWER"], passwordHash: "x" },
+    });
+    const applied = await first.pglite.query<{ migration_name: string }>(
+      `SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     expect(applied.rows.map((r) => r.migration_name)).toEqual(readMigrations().map((m) => m.name));
     await first.close();
 

@@ -38,7 +38,10 @@ export function migrationsDir(): string {
 export function readMigrations(dir = migrationsDir()): Migration[] {
   if (!existsSync(/*turbopackIgnore: true*/ dir)) return [];
   return readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(/*turbopackIgnore: true*/ path.join(dir, entry.name, "migration.sql")))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && existsSync(/*turbopackIgnore: true*/ path.join(dir, entry.name, "migration.sql")),
+    )
     .map((entry) => entry.name)
     .sort()
     .map((name) => {

@@ -51,7 +51,13 @@ export function appRoleGrants(role: string): string[] {
  */
 export async function installJobSchema(ownerUrl: string): Promise<void> {
   const PgBoss = (await import("pg-boss")).default as unknown as typeof import("pg-boss");
-  const boss = new PgBoss({ connectionString: ownerUrl, schema: JOB_SCHEMA, max: 1, supervise: false, schedule: false });
+  const boss = new PgBoss({
+    connectionString: ownerUrl,
+    schema: JOB_SCHEMA,
+    max: 1,
+    supervise: false,
+    schedule: false,
+  });
   boss.on("error", () => {});
   await boss.start();
   try {
@@ -94,9 +100,11 @@ export async function ensureLoginRole(adminUrl: string, role: string): Promise<v
     const { rows } = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role]);
     if (rows.length === 0) {
       // Parallel test runs may race to create it: "already exists" is success.
-      await client.query(`CREATE ROLE "${role}" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`).catch((error: { code?: string }) => {
-        if (error.code !== "42710" && error.code !== "23505") throw error;
-      });
+      await client
+        .query(`CREATE ROLE "${role}" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`)
+        .catch((error: { code?: string }) => {
+          if (error.code !== "42710" && error.code !== "23505") throw error;
+        });
     }
   } finally {
     await client.end();

@@ -32,5 +32,7 @@ export function frozenReason(decision: DecisionState): string | null {
  */
 export function isSubmittable(decision: DecisionState, evidenceChanged: boolean): boolean {
   if (decision.archivedAt) return false;
-  return isEditable(decision) || ((decision.status === "APPROVED" || decision.status === "REJECTED") && evidenceChanged);
+  return (
+    isEditable(decision) || ((decision.status === "APPROVED" || decision.status === "REJECTED") && evidenceChanged)
+  );
 }

@@ -10,11 +10,16 @@ import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions }
  * reproduces that candidate's stage 3–4 figures from real requests, and the thesis stands.
  */
 export const DEMO_PROTOCOL: EvalProtocol = {
-  system: "You review user messages for the trust & safety queue. Answer with JSON: {\"label\": \"violating\" | \"ok\", \"p\": probability that the message violates the policy}.",
+  system:
+    'You review user messages for the trust & safety queue. Answer with JSON: {"label": "violating" | "ok", "p": probability that the message violates the policy}.',
   user: "Message {{item_id}} ({{slice}}): {{text}}",
   contract: {
     kind: "json",
-    schema: { type: "object", properties: { label: { enum: ["violating", "ok"] }, p: { type: "number", minimum: 0, maximum: 1 } }, required: ["label", "p"] },
+    schema: {
+      type: "object",
+      properties: { label: { enum: ["violating", "ok"] }, p: { type: "number", minimum: 0, maximum: 1 } },
+      required: ["label", "p"],
+    },
     labelField: "label",
     positiveLabel: "violating",
   },
@@ -37,6 +42,8 @@ export function demoAnswers(): (messages: readonly { content: string }[]) => Sim
     const id = messages.at(-1)?.content.match(/^Message (\S+)/)?.[1];
     const p = id ? byId.get(id) : undefined;
     if (!p) return null;
-    return p.parseFailure || p.score === null ? { fail: "contract", tokens: 8 } : { label: p.score >= 0.5 ? "violating" : "ok", p: p.score, tokens: 8 };
+    return p.parseFailure || p.score === null
+      ? { fail: "contract", tokens: 8 }
+      : { label: p.score >= 0.5 ? "violating" : "ok", p: p.score, tokens: 8 };
   };
 }

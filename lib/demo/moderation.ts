@@ -57,7 +57,12 @@ interface CandidateModel {
   bias: number;
   parseFailureRate: number;
   leaderboard: { mmlu: number; mmluStderr: number; helm: number; elo: number; eloHalfWidth: number; votes: number };
-  serving: { ttftMs: number; tpotMs: number; saturation: number; pricing: { inputPerMTok?: number; outputPerMTok?: number; perHour?: number } };
+  serving: {
+    ttftMs: number;
+    tpotMs: number;
+    saturation: number;
+    pricing: { inputPerMTok?: number; outputPerMTok?: number; perHour?: number };
+  };
 }
 
 export const demoCandidates: CandidateModel[] = [
@@ -145,13 +150,22 @@ export function generateDemoItems(count = 20_000, seed = DEMO_SEED): DemoItem[] 
   for (let i = 0; i < count; i++) {
     const label = rng() < 0.03;
     const slice = label ? pick(rng, SLICE_WEIGHTS) : "benign";
-    items.push({ itemId: `msg-${String(i + 1).padStart(5, "0")}`, label, slice, text: `${TEXTS[slice]} (synthetic #${i + 1})` });
+    items.push({
+      itemId: `msg-${String(i + 1).padStart(5, "0")}`,
+      label,
+      slice,
+      text: `${TEXTS[slice]} (synthetic #${i + 1})`,
+    });
   }
   return items;
 }
 
 /** A candidate's per-item scores: a binormal latent variable squashed to a probability. */
-export function generateDemoPredictions(candidate: CandidateModel, items: readonly DemoItem[], seed: number): DemoPrediction[] {
+export function generateDemoPredictions(
+  candidate: CandidateModel,
+  items: readonly DemoItem[],
+  seed: number,
+): DemoPrediction[] {
   const rng = mulberry32(seed);
   return items.map((item) => {
     const shift = item.label ? candidate.separation[item.slice as Slice] : 0;
@@ -165,7 +179,9 @@ export function generateDemoPredictions(candidate: CandidateModel, items: readon
       score: parseFailure ? null : rounded,
       predicted: parseFailure ? null : rounded >= 0.5,
       parseFailure,
-      rawOutput: parseFailure ? "I cannot classify this message as requested." : JSON.stringify({ label: rounded >= 0.5 ? "violating" : "ok", p: rounded }),
+      rawOutput: parseFailure
+        ? "I cannot classify this message as requested."
+        : JSON.stringify({ label: rounded >= 0.5 ? "violating" : "ok", p: rounded }),
       latencyMs,
       inputTokens: 300 + Math.floor(rng() * 120),
       outputTokens: 8,
@@ -255,16 +271,50 @@ function percentiles(xs: number[]): Percentiles {
     const hi = Math.min(lo + 1, sorted.length - 1);
     return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
   };
-  return { mean: round(mean(xs), 2), p50: round(at(0.5), 2), p90: round(at(0.9), 2), p95: round(at(0.95), 2), p99: round(at(0.99), 2) };
+  return {
+    mean: round(mean(xs), 2),
+    p50: round(at(0.5), 2),
+    p90: round(at(0.9), 2),
+    p95: round(at(0.95), 2),
+    p99: round(at(0.99), 2),
+  };
 }
 
 /** Leaderboard and arena rows for a candidate (stage 1 and stage 2 evidence). */
 export function demoLeaderboardRows(candidate: CandidateModel) {
   const { mmlu, mmluStderr, helm, elo, eloHalfWidth, votes } = candidate.leaderboard;
   return [
-    { stage: "LEADERBOARD" as const, suite: "MMLU", metric: "acc (5-shot)", value: mmlu, stderr: mmluStderr, source: "lm-evaluation-harness 0.4.x, run by the vendor", sourceUrl: "https://github.com/EleutherAI/lm-evaluation-harness", relevanceNote: "Broad knowledge; balanced multiple choice — says nothing about a 2% positive rate." },
-    { stage: "LEADERBOARD" as const, suite: "HELM Lite", metric: "mean win rate", value: helm, source: "Stanford CRFM HELM Lite v1.9", sourceUrl: "https://crfm.stanford.edu/helm/lite/latest/", relevanceNote: "Aggregate of many scenarios; only its toxicity scenarios resemble our task." },
-    { stage: "PREFERENCE" as const, suite: "Chatbot Arena", metric: "Arena Elo", value: elo, ciLow: elo - eloHalfWidth, ciHigh: elo + eloHalfWidth, votes, source: "LMSYS Chatbot Arena leaderboard", sourceUrl: "https://lmarena.ai/leaderboard", relevanceNote: "Human preference for open-ended chat answers, not label accuracy." },
+    {
+      stage: "LEADERBOARD" as const,
+      suite: "MMLU",
+      metric: "acc (5-shot)",
+      value: mmlu,
+      stderr: mmluStderr,
+      source: "lm-evaluation-harness 0.4.x, run by the vendor",
+      sourceUrl: "https://github.com/EleutherAI/lm-evaluation-harness",
+      relevanceNote: "Broad knowledge; balanced multiple choice — says nothing about a 2% positive rate.",
+    },
+    {
+      stage: "LEADERBOARD" as const,
+      suite: "HELM Lite",
+      metric: "mean win rate",
+      value: helm,
+      source: "Stanford CRFM HELM Lite v1.9",
+      sourceUrl: "https://crfm.stanford.edu/helm/lite/latest/",
+      relevanceNote: "Aggregate of many scenarios; only its toxicity scenarios resemble our task.",
+    },
+    {
+      stage: "PREFERENCE" as const,
+      suite: "Chatbot Arena",
+      metric: "Arena Elo",
+      value: elo,
+      ciLow: elo - eloHalfWidth,
+      ciHigh: elo + eloHalfWidth,
+      votes,
+      source: "LMSYS Chatbot Arena leaderboard",
+      sourceUrl: "https://lmarena.ai/leaderboard",
+      relevanceNote: "Human preference for open-ended chat answers, not label accuracy.",
+    },
   ];
 }
 

@@ -24,9 +24,19 @@ export function gateTable(data: PackFigures): CandidateGates[] {
   const d = data.decision;
   return data.candidates.map((c) => {
     const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
-    const gates = candidateGates(d, c, run, data.serving.filter((s) => s.candidateId === c.id));
+    const gates = candidateGates(
+      d,
+      c,
+      run,
+      data.serving.filter((s) => s.candidateId === c.id),
+    );
     const lower = run?.recallInterval?.[0] ?? null;
-    return { candidateId: c.id, gates, recallLowerBoundMeetsFloor: lower === null ? null : lower >= d.recallFloor, passes: failedGates(gates).length === 0 };
+    return {
+      candidateId: c.id,
+      gates,
+      recallLowerBoundMeetsFloor: lower === null ? null : lower >= d.recallFloor,
+      passes: failedGates(gates).length === 0,
+    };
   });
 }
 
@@ -44,7 +54,12 @@ export function eliminationFunnel(data: PackFigures, gates: CandidateGates[] = g
     const g = gates.find((x) => x.candidateId === c.id)!;
     const failing = g.gates.filter((x) => x.pass !== true);
     const fellAt = failing.length ? (Math.min(...failing.map((x) => x.stage)) as 3 | 4 | 5) : null;
-    return { candidateId: c.id, name: c.name, fellAt, reasons: failing.filter((x) => x.stage === fellAt).map((x) => `${x.label}: ${x.detail}`) };
+    return {
+      candidateId: c.id,
+      name: c.name,
+      fellAt,
+      reasons: failing.filter((x) => x.stage === fellAt).map((x) => `${x.label}: ${x.detail}`),
+    };
   });
 }
 
@@ -61,9 +76,17 @@ export function totalCosts(data: PackFigures): TotalCost[] {
   return data.candidates.map((c) => {
     const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
     const errorCostPer1k = run?.report.reweighted?.expectedCostPer1k ?? null;
-    const row = rowAtSloConcurrency(data.decision, data.serving.filter((s) => s.candidateId === c.id));
+    const row = rowAtSloConcurrency(
+      data.decision,
+      data.serving.filter((s) => s.candidateId === c.id),
+    );
     const servingCostPer1k = row ? costPer1kRequests(c, row) : null;
-    return { candidateId: c.id, errorCostPer1k, servingCostPer1k, totalPer1k: errorCostPer1k !== null && servingCostPer1k !== null ? errorCostPer1k + servingCostPer1k : null };
+    return {
+      candidateId: c.id,
+      errorCostPer1k,
+      servingCostPer1k,
+      totalPer1k: errorCostPer1k !== null && servingCostPer1k !== null ? errorCostPer1k + servingCostPer1k : null,
+    };
   });
 }
 
@@ -90,15 +113,38 @@ export function rankComparison(data: PackFigures): RankComparison {
   const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
   const shortlisting = shortlistingRankings(data);
   const verdict: NamedRanking[] = [
-    { key: "ap-at-prevalence", label: `AP at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.averagePrecision])), true) },
-    { key: "recall", label: `recall at ${pct} prevalence`, ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.atThreshold.recall])), true) },
-    { key: "expected-cost", label: "expected cost", ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.expectedCostPer1k])), false) },
+    {
+      key: "ap-at-prevalence",
+      label: `AP at ${pct} prevalence`,
+      ranking: rankBy(
+        new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.averagePrecision])),
+        true,
+      ),
+    },
+    {
+      key: "recall",
+      label: `recall at ${pct} prevalence`,
+      ranking: rankBy(new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.atThreshold.recall])), true),
+    },
+    {
+      key: "expected-cost",
+      label: "expected cost",
+      ranking: rankBy(
+        new Map(data.candidates.map((c) => [c.id, metricsOf(c.id)?.report.reweighted?.expectedCostPer1k])),
+        false,
+      ),
+    },
   ];
-  const taus = shortlisting.flatMap((a) => verdict.map((b) => ({ a: a.label, b: b.label, tau: kendallTau(a.ranking, b.ranking) })));
+  const taus = shortlisting.flatMap((a) =>
+    verdict.map((b) => ({ a: a.label, b: b.label, tau: kendallTau(a.ranking, b.ranking) })),
+  );
   const candidates = data.candidates.map((c) => ({ id: c.id, name: c.name }));
   return {
     candidates,
-    rankings: [...shortlisting.map((r) => ({ ...r, role: "shortlisting" as const })), ...verdict.map((r) => ({ ...r, role: "verdict" as const }))],
+    rankings: [
+      ...shortlisting.map((r) => ({ ...r, role: "shortlisting" as const })),
+      ...verdict.map((r) => ({ ...r, role: "verdict" as const })),
+    ],
     taus,
     reversals: rankReversals(candidates, shortlisting, verdict),
   };
@@ -107,15 +153,26 @@ export function rankComparison(data: PackFigures): RankComparison {
 /** The highest concurrency meeting every latency and cost SLO, per candidate. */
 export function sloHeadroom(data: PackFigures) {
   return data.candidates.map((c) => {
-    const row = highestPassingConcurrency(data.decision, c, data.serving.filter((s) => s.candidateId === c.id));
-    return { candidateId: c.id, concurrency: row?.concurrency ?? null, costPer1k: row ? costPer1kRequests(c, row) : null };
+    const row = highestPassingConcurrency(
+      data.decision,
+      c,
+      data.serving.filter((s) => s.candidateId === c.id),
+    );
+    return {
+      candidateId: c.id,
+      concurrency: row?.concurrency ?? null,
+      costPer1k: row ? costPer1kRequests(c, row) : null,
+    };
   });
 }
 
 /** Every across-stages result of the pack, derived once from its data (page, PDF and JSON agree). */
 export function acrossStages(packFigures: PackFigures) {
   // Each run judged at its own operating point: held-out figures where the decision's rule chose it.
-  const data = { ...packFigures, runs: packFigures.runs.map((r) => ({ candidateId: r.candidateId, metrics: r.metrics && runFigures(r.metrics) })) };
+  const data = {
+    ...packFigures,
+    runs: packFigures.runs.map((r) => ({ candidateId: r.candidateId, metrics: r.metrics && runFigures(r.metrics) })),
+  };
   const gates = gateTable(data);
   const funnel = eliminationFunnel(data, gates);
   const totals = totalCosts(data);

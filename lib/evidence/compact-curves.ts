@@ -15,11 +15,20 @@ export interface CompactCurve {
 type RateCurve = { x: number[]; y: number[]; thresholds: (number | null)[] };
 
 export function compactRoc(roc: RateCurve, positives: number, negatives: number): CompactCurve {
-  return { tp: roc.y.map((tpr) => Math.round(tpr * positives)), fp: roc.x.map((fpr) => Math.round(fpr * negatives)), thresholds: roc.thresholds };
+  return {
+    tp: roc.y.map((tpr) => Math.round(tpr * positives)),
+    fp: roc.x.map((fpr) => Math.round(fpr * negatives)),
+    thresholds: roc.thresholds,
+  };
 }
 
 export function expandRoc(c: CompactCurve, positives: number, negatives: number): RocCurve {
-  return { x: c.fp.map((fp) => (fp ?? 0) / negatives), y: c.tp.map((tp) => tp / positives), thresholds: c.thresholds, operatingIndex: null };
+  return {
+    x: c.fp.map((fp) => (fp ?? 0) / negatives),
+    y: c.tp.map((tp) => tp / positives),
+    thresholds: c.thresholds,
+    operatingIndex: null,
+  };
 }
 
 /** PR: recall = TP/P and precision = TP/(TP+FP), so FP = TP·(1−precision)/precision. */

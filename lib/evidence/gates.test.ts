@@ -2,17 +2,44 @@ import { describe, expect, it } from "vitest";
 import { candidateGates, failedGates } from "./gates";
 import { storedMetricsFixture } from "@/test/metrics-fixtures";
 
-const decision = { recallFloor: 0.85, precisionFloor: 0.3, prevalence: 0.02, sloP95E2eMs: 800, sloP95TtftMs: 300, sloMinThroughputRps: 20, sloThroughputConcurrency: 32, sloMaxCostPer1kRequests: null };
+const decision = {
+  recallFloor: 0.85,
+  precisionFloor: 0.3,
+  prevalence: 0.02,
+  sloP95E2eMs: 800,
+  sloP95TtftMs: 300,
+  sloMinThroughputRps: 20,
+  sloThroughputConcurrency: 32,
+  sloMaxCostPer1kRequests: null,
+};
 const pricing = { priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: null };
 const run = (recall: number, precision: number) =>
-  storedMetricsFixture({ report: { n: 1000, positives: 30, atThreshold: { threshold: 0.5, recall }, reweighted: { precision } } });
-const row = (concurrency: number, e2e: number, ttft: number, rps: number) => ({ concurrency, requestThroughput: rps, meanInputTokens: null, meanOutputTokens: null, ttftMs: { p95: ttft }, e2eMs: { p95: e2e } });
+  storedMetricsFixture({
+    report: { n: 1000, positives: 30, atThreshold: { threshold: 0.5, recall }, reweighted: { precision } },
+  });
+const row = (concurrency: number, e2e: number, ttft: number, rps: number) => ({
+  concurrency,
+  requestThroughput: rps,
+  meanInputTokens: null,
+  meanOutputTokens: null,
+  ttftMs: { p95: ttft },
+  e2eMs: { p95: e2e },
+});
 
 describe("candidateGates", () => {
   it("passes a candidate with every floor and SLO met at the stated concurrency", () => {
     const gates = candidateGates(decision, pricing, run(0.9, 0.4), [row(8, 100, 50, 5), row(32, 700, 250, 25)]);
     expect(failedGates(gates)).toEqual([]);
-    expect(gates.map((g) => g.key)).toEqual(["stage3-evidence", "stage4-evidence", "recall-floor", "precision-floor", "stage5-evidence", "slo-p95E2e", "slo-p95Ttft", "slo-throughput"]);
+    expect(gates.map((g) => g.key)).toEqual([
+      "stage3-evidence",
+      "stage4-evidence",
+      "recall-floor",
+      "precision-floor",
+      "stage5-evidence",
+      "slo-p95E2e",
+      "slo-p95Ttft",
+      "slo-throughput",
+    ]);
   });
 
   it("fails the recall floor, the precision floor at π and a latency SLO", () => {
@@ -22,6 +49,12 @@ describe("candidateGates", () => {
 
   it("treats missing evidence as failing, never as passing", () => {
     const gates = candidateGates(decision, pricing, null, [row(8, 100, 50, 5)]);
-    expect(failedGates(gates).map((g) => g.key)).toEqual(["stage3-evidence", "stage4-evidence", "recall-floor", "precision-floor", "stage5-evidence"]);
+    expect(failedGates(gates).map((g) => g.key)).toEqual([
+      "stage3-evidence",
+      "stage4-evidence",
+      "recall-floor",
+      "precision-floor",
+      "stage5-evidence",
+    ]);
   });
 });

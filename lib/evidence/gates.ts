@@ -26,12 +26,29 @@ export interface Gate {
   detail: string;
 }
 
-export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures | null, rows: readonly ServingRow[]): Gate[] {
+export function candidateGates(
+  task: GateTask,
+  pricing: Pricing,
+  run: RunFigures | null,
+  rows: readonly ServingRow[],
+): Gate[] {
   const currency = task.currency ?? "";
   const gates: Gate[] = [];
-  gates.push({ key: "stage3-evidence", label: "Task accuracy evidence (stage 3)", stage: 3, pass: run !== null, detail: run ? `${run.report.n.toLocaleString("en-US")} items` : "no computed eval run" });
+  gates.push({
+    key: "stage3-evidence",
+    label: "Task accuracy evidence (stage 3)",
+    stage: 3,
+    pass: run !== null,
+    detail: run ? `${run.report.n.toLocaleString("en-US")} items` : "no computed eval run",
+  });
   const reweighted = run?.report.reweighted ?? null;
-  gates.push({ key: "stage4-evidence", label: "Class-balance evidence (stage 4)", stage: 4, pass: reweighted !== null, detail: reweighted ? `re-weighted to π = ${task.prevalence}` : "no figures at π" });
+  gates.push({
+    key: "stage4-evidence",
+    label: "Class-balance evidence (stage 4)",
+    stage: 4,
+    pass: reweighted !== null,
+    detail: reweighted ? `re-weighted to π = ${task.prevalence}` : "no figures at π",
+  });
   const recall = run?.report.atThreshold.recall ?? null;
   const lower = run?.recallInterval?.[0] ?? null;
   gates.push({
@@ -39,7 +56,10 @@ export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures
     label: `Recall ≥ ${task.recallFloor} at π`,
     stage: 4,
     pass: recall === null || recall === undefined ? false : recall >= task.recallFloor,
-    detail: recall === null || recall === undefined ? "recall undefined" : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}${basisNote(run, recall, task.recallFloor)}`,
+    detail:
+      recall === null || recall === undefined
+        ? "recall undefined"
+        : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}${basisNote(run, recall, task.recallFloor)}`,
   });
   if (task.precisionFloor !== null) {
     const precision = reweighted?.precision ?? null;
@@ -57,11 +77,21 @@ export function candidateGates(task: GateTask, pricing: Pricing, run: RunFigures
     label: "Serving evidence (stage 5)",
     stage: 5,
     pass: row !== null,
-    detail: row ? `measured at concurrency ${row.concurrency ?? "—"}` : rows.length ? `no load level at concurrency ${task.sloThroughputConcurrency}` : "no serving benchmark",
+    detail: row
+      ? `measured at concurrency ${row.concurrency ?? "—"}`
+      : rows.length
+        ? `no load level at concurrency ${task.sloThroughputConcurrency}`
+        : "no serving benchmark",
   });
   if (row) {
     for (const check of checkSlos(task, pricing, row)) {
-      gates.push({ key: `slo-${check.key}`, label: sloLabel(check, currency), stage: 5, pass: check.pass, detail: `measured ${sloValue(check, currency)} at concurrency ${row.concurrency ?? "—"}` });
+      gates.push({
+        key: `slo-${check.key}`,
+        label: sloLabel(check, currency),
+        stage: 5,
+        pass: check.pass,
+        detail: `measured ${sloValue(check, currency)} at concurrency ${row.concurrency ?? "—"}`,
+      });
     }
   }
   return gates;

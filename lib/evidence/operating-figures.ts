@@ -27,7 +27,11 @@ export function runFigures<T extends RunFiguresWithOperatingPoint>(m: T): RunFig
     report: {
       n: m.report.n,
       atThreshold: { recall: h.recall },
-      reweighted: { averagePrecision: m.report.reweighted?.averagePrecision ?? null, precision: h.precision, expectedCostPer1k: h.expectedCostPer1k },
+      reweighted: {
+        averagePrecision: m.report.reweighted?.averagePrecision ?? null,
+        precision: h.precision,
+        expectedCostPer1k: h.expectedCostPer1k,
+      },
     },
     recallInterval: h.recallInterval,
     basis: op.method === "cross-fitted" ? HELD_OUT_BASIS : IN_SAMPLE_BASIS,

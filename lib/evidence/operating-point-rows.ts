@@ -23,13 +23,35 @@ export interface OperatingPointRow {
   shortfall: { recall: number | null; precision: number | null } | null;
 }
 
-export function operatingPointRows(rule: OperatingRuleKind, candidates: readonly Pick<PackCandidate, "id" | "name">[], runs: readonly Pick<PackRun, "candidateId" | "metrics">[]): OperatingPointRow[] {
+export function operatingPointRows(
+  rule: OperatingRuleKind,
+  candidates: readonly Pick<PackCandidate, "id" | "name">[],
+  runs: readonly Pick<PackRun, "candidateId" | "metrics">[],
+): OperatingPointRow[] {
   return candidates.map((c) => {
     const m = runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
     const op = m?.operatingPoint;
-    const base = { candidateId: c.id, name: c.name, rule, ruleLabel: OPERATING_RULE_LABELS[rule], threshold: m?.parameters.threshold ?? null, thresholdInterval: null, inSample: null, heldOut: null, meetsFloors: null, shortfall: null };
+    const base = {
+      candidateId: c.id,
+      name: c.name,
+      rule,
+      ruleLabel: OPERATING_RULE_LABELS[rule],
+      threshold: m?.parameters.threshold ?? null,
+      thresholdInterval: null,
+      inSample: null,
+      heldOut: null,
+      meetsFloors: null,
+      shortfall: null,
+    };
     if (!m) return { ...base, how: "no computed eval run" };
-    if (!op) return { ...base, how: rule === "FIXED" ? "fixed: the decision's threshold, or the candidate's own" : "computed before the rule was set: recomputing" };
+    if (!op)
+      return {
+        ...base,
+        how:
+          rule === "FIXED"
+            ? "fixed: the decision's threshold, or the candidate's own"
+            : "computed before the rule was set: recomputing",
+      };
     if (!op.applies) return { ...base, rule: op.rule, ruleLabel: OPERATING_RULE_LABELS[op.rule], how: op.reason };
     const halves = op.split.parts.map((p) => p.threshold ?? "—").join(" and ");
     const how =

@@ -28,7 +28,10 @@ export interface PackDecision extends Slos {
 }
 
 /** The task parameters alone (SPEC §2), as the parameter list and the stress test show them. */
-export type TaskParameters = Omit<PackDecision, "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId">;
+export type TaskParameters = Omit<
+  PackDecision,
+  "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId"
+>;
 
 export interface PackCandidate extends Pricing {
   id: string;

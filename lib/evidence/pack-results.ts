@@ -14,7 +14,12 @@ export function packResults(data: PackFigures) {
     funnel: across.funnel,
     totalCostPer1k: across.totals,
     rankComparison: {
-      rankings: across.ranks.rankings.map((r) => ({ key: r.key, label: r.label, role: r.role, ranks: Object.fromEntries(r.ranking) })),
+      rankings: across.ranks.rankings.map((r) => ({
+        key: r.key,
+        label: r.label,
+        role: r.role,
+        ranks: Object.fromEntries(r.ranking),
+      })),
       kendallTau: across.ranks.taus,
       reversals: across.ranks.reversals,
     },

@@ -3,7 +3,16 @@ import { servingLatencyChart, throughputChart } from "@/lib/charts/evidence-char
 import type { XyChartModel } from "@/lib/charts/xy";
 import { runFigures } from "./operating-figures";
 import { operatingPointRows, type OperatingPointRow } from "./operating-point-rows";
-import type { OtherRun, PackCandidate, PackDecision, PackResemblance, PackRun, PackScore, PackServing, TaskParameters } from "./pack-data";
+import type {
+  OtherRun,
+  PackCandidate,
+  PackDecision,
+  PackResemblance,
+  PackRun,
+  PackScore,
+  PackServing,
+  TaskParameters,
+} from "./pack-data";
 import type { StoredRunMetrics } from "./run-input";
 import type { StressCandidate } from "@/lib/charts/stress-charts";
 import type { CompactCurve } from "./compact-curves";
@@ -17,10 +26,15 @@ import type { CompactCurve } from "./compact-curves";
  */
 
 /** A run as stage 3's table reads it: its figures, not its curves (those come as chart series). */
-export type TaskRun = Omit<PackRun, "metrics"> & { metrics: Pick<StoredRunMetrics, "report" | "input" | "recallInterval"> | null };
+export type TaskRun = Omit<PackRun, "metrics"> & {
+  metrics: Pick<StoredRunMetrics, "report" | "input" | "recallInterval"> | null;
+};
 
 /** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
-export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & { roc: CompactCurve | null; pr: CompactCurve | null };
+export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & {
+  roc: CompactCurve | null;
+  pr: CompactCurve | null;
+};
 
 export interface StoredStress {
   candidateId: string;
@@ -34,18 +48,42 @@ export interface StoredStress {
   costOptimum: { threshold: number; expectedCostPer1k: number } | null;
   /** What the figures were measured on under an operating-point rule (held out), null under FIXED. */
   basis?: string | null;
-  slices: { slice: string; positives: number; detected: number; recall: number; interval: readonly [number, number]; tooFewPositives: boolean }[] | null;
+  slices:
+    | {
+        slice: string;
+        positives: number;
+        detected: number;
+        recall: number;
+        interval: readonly [number, number];
+        tooFewPositives: boolean;
+      }[]
+    | null;
   warnings: string[];
 }
 
-export type StressDecision = Pick<TaskParameters, "prevalence" | "costFn" | "costFp" | "currency" | "recallFloor" | "precisionFloor" | "operatingThreshold" | "operatingRule">;
+export type StressDecision = Pick<
+  TaskParameters,
+  | "prevalence"
+  | "costFn"
+  | "costFp"
+  | "currency"
+  | "recallFloor"
+  | "precisionFloor"
+  | "operatingThreshold"
+  | "operatingRule"
+>;
 
 export interface PageSections {
   decision: PackDecision;
   candidates: PackCandidate[];
   scores: { scores: PackScore[]; resemblances: PackResemblance[] };
   task: { runs: TaskRun[]; otherRuns: OtherRun[] };
-  stress: { candidates: CompactStressCandidate[]; stored: StoredStress[]; decision: StressDecision; operatingPoints: OperatingPointRow[] };
+  stress: {
+    candidates: CompactStressCandidate[];
+    stored: StoredStress[];
+    decision: StressDecision;
+    operatingPoints: OperatingPointRow[];
+  };
   operational: { serving: PackServing[]; charts: XyChartModel[] };
 }
 
@@ -59,22 +97,53 @@ export interface SectionsInput {
   serving: PackServing[];
 }
 
-export function pageSections({ decision, candidates, scores, resemblances, runs, otherRuns, serving }: SectionsInput): PageSections {
+export function pageSections({
+  decision,
+  candidates,
+  scores,
+  resemblances,
+  runs,
+  otherRuns,
+  serving,
+}: SectionsInput): PageSections {
   const styles = candidateStyles(candidates.map((c) => c.id));
   const rule = decision.operatingRule ?? "FIXED";
   return {
     decision,
     candidates,
     scores: { scores, resemblances },
-    task: { runs: runs.map(({ metrics: m, ...run }) => ({ ...run, metrics: m && { report: m.report, input: m.input, recallInterval: m.recallInterval } })), otherRuns },
+    task: {
+      runs: runs.map(({ metrics: m, ...run }) => ({
+        ...run,
+        metrics: m && { report: m.report, input: m.input, recallInterval: m.recallInterval },
+      })),
+      otherRuns,
+    },
     stress: {
       candidates: candidates.map((c) => {
         const m = runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
         // The stored curves come with the page's view (its `curves`); the table shows the stored figures.
-        return { candidate: { id: c.id, name: c.name }, style: styles.get(c.id)!, roc: null, pr: null, positives: m?.positives ?? 0, negatives: m?.negatives ?? 0, threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold };
+        return {
+          candidate: { id: c.id, name: c.name },
+          style: styles.get(c.id)!,
+          roc: null,
+          pr: null,
+          positives: m?.positives ?? 0,
+          negatives: m?.negatives ?? 0,
+          threshold: m?.parameters.threshold ?? c.operatingThreshold ?? decision.operatingThreshold,
+        };
       }),
       stored: runs.flatMap((r) => (r.metrics ? [storedStress(r, r.metrics)] : [])),
-      decision: { prevalence: decision.prevalence, costFn: decision.costFn, costFp: decision.costFp, currency: decision.currency, recallFloor: decision.recallFloor, precisionFloor: decision.precisionFloor, operatingThreshold: decision.operatingThreshold, operatingRule: rule },
+      decision: {
+        prevalence: decision.prevalence,
+        costFn: decision.costFn,
+        costFp: decision.costFp,
+        currency: decision.currency,
+        recallFloor: decision.recallFloor,
+        precisionFloor: decision.precisionFloor,
+        operatingThreshold: decision.operatingThreshold,
+        operatingRule: rule,
+      },
       operatingPoints: operatingPointRows(rule, candidates, runs),
     },
     operational: {
@@ -100,7 +169,9 @@ function storedStress(r: PackRun, m: StoredRunMetrics): StoredStress {
     precisionAtPi: f.report.reweighted?.precision ?? null,
     expectedCostPer1k: f.report.reweighted?.expectedCostPer1k ?? null,
     basis: f.basis ?? null,
-    costOptimum: m.costOptimum ? { threshold: m.costOptimum.threshold, expectedCostPer1k: m.costOptimum.expectedCostPer1k } : null,
+    costOptimum: m.costOptimum
+      ? { threshold: m.costOptimum.threshold, expectedCostPer1k: m.costOptimum.expectedCostPer1k }
+      : null,
     slices: m.slices,
     warnings: m.warnings,
   };

@@ -53,5 +53,12 @@ export function pageView(tag: string, input: SectionsInput, whatIf: WhatIfPack):
     };
   }
   const charts = taskCharts(candidates, runs);
-  return { tag, series: Object.fromEntries(charts.map((m) => [m.id, m.series])), curves, whatIf, sections: pageSections(input), taskCharts: charts.map(chartShell) };
+  return {
+    tag,
+    series: Object.fromEntries(charts.map((m) => [m.id, m.series])),
+    curves,
+    whatIf,
+    sections: pageSections(input),
+    taskCharts: charts.map(chartShell),
+  };
 }

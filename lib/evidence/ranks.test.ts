@@ -5,8 +5,27 @@ const ranking = (entries: Record<string, number>) => new Map(Object.entries(entr
 
 describe("rankBy", () => {
   it("ranks higher-is-better and lower-is-better figures, ties sharing the best rank, missing figures unranked", () => {
-    expect(rankBy(new Map([["a", 0.9], ["b", 0.7], ["c", 0.9], ["d", null]]), true)).toEqual(ranking({ a: 1, b: 3, c: 1 }));
-    expect(rankBy(new Map([["a", 250], ["b", 75], ["c", 170]]), false)).toEqual(ranking({ a: 3, b: 1, c: 2 }));
+    expect(
+      rankBy(
+        new Map([
+          ["a", 0.9],
+          ["b", 0.7],
+          ["c", 0.9],
+          ["d", null],
+        ]),
+        true,
+      ),
+    ).toEqual(ranking({ a: 1, b: 3, c: 1 }));
+    expect(
+      rankBy(
+        new Map([
+          ["a", 250],
+          ["b", 75],
+          ["c", 170],
+        ]),
+        false,
+      ),
+    ).toEqual(ranking({ a: 3, b: 1, c: 2 }));
   });
 });
 
@@ -17,7 +36,10 @@ describe("kendallTau", () => {
   });
 
   it("counts concordant and discordant pairs by hand: 2 concordant, 4 discordant of 6 → −1/3", () => {
-    expect(kendallTau(ranking({ a: 1, b: 2, c: 3, d: 4 }), ranking({ a: 3, b: 2, c: 4, d: 1 }))).toBeCloseTo(-1 / 3, 12);
+    expect(kendallTau(ranking({ a: 1, b: 2, c: 3, d: 4 }), ranking({ a: 3, b: 2, c: 4, d: 1 }))).toBeCloseTo(
+      -1 / 3,
+      12,
+    );
   });
 
   it("uses τ-b for ties: (2 − 0)/√((3 − 1)(3 − 0))", () => {
@@ -30,7 +52,12 @@ describe("kendallTau", () => {
 });
 
 describe("rankReversals", () => {
-  const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }, { id: "o", name: "Orca" }, { id: "l", name: "Lynx" }];
+  const candidates = [
+    { id: "a", name: "Atlas" },
+    { id: "s", name: "Sentry" },
+    { id: "o", name: "Orca" },
+    { id: "l", name: "Lynx" },
+  ];
 
   it("calls out the leaderboard leader that is not #1 on the task, and an order that disagrees overall, with its swapped pairs", () => {
     const out = rankReversals(
@@ -40,7 +67,11 @@ describe("rankReversals", () => {
     );
     expect(out).toEqual([
       { kind: "leader", candidateId: "a", text: "Atlas: #1 on MMLU, but #3 on recall at 2% prevalence" },
-      { kind: "order", candidateId: null, text: "MMLU disagrees with recall at 2% prevalence (τ = -1.00): it puts Atlas above Orca, Atlas above Sentry, Orca above Sentry, which recall at 2% prevalence reverses" },
+      {
+        kind: "order",
+        candidateId: null,
+        text: "MMLU disagrees with recall at 2% prevalence (τ = -1.00): it puts Atlas above Orca, Atlas above Sentry, Orca above Sentry, which recall at 2% prevalence reverses",
+      },
     ]);
   });
 
@@ -54,13 +85,22 @@ describe("rankReversals", () => {
   });
 
   it("a leader tied for first is no single leader", () => {
-    expect(rankReversals(candidates, [{ key: "m", label: "MMLU", ranking: ranking({ a: 1, o: 1, s: 3 }) }], [{ key: "c", label: "cost", ranking: ranking({ s: 1, a: 2, o: 3 }) }]).filter((r) => r.kind === "leader")).toEqual([]);
+    expect(
+      rankReversals(
+        candidates,
+        [{ key: "m", label: "MMLU", ranking: ranking({ a: 1, o: 1, s: 3 }) }],
+        [{ key: "c", label: "cost", ranking: ranking({ s: 1, a: 2, o: 3 }) }],
+      ).filter((r) => r.kind === "leader"),
+    ).toEqual([]);
   });
 });
 
 describe("rankReversals, several suites alike", () => {
   it("names suites that disagree the same way in one sentence", () => {
-    const candidates = [{ id: "a", name: "Atlas" }, { id: "s", name: "Sentry" }];
+    const candidates = [
+      { id: "a", name: "Atlas" },
+      { id: "s", name: "Sentry" },
+    ];
     const out = rankReversals(
       candidates,
       [
@@ -69,7 +109,11 @@ describe("rankReversals, several suites alike", () => {
       ],
       [{ key: "c", label: "expected cost", ranking: ranking({ s: 1, a: 2 }) }],
     );
-    expect(out.filter((r) => r.kind === "order").map((r) => r.text)).toEqual(["MMLU, HELM Lite disagree with expected cost (τ = -1.00): they put Atlas above Sentry, which expected cost reverses"]);
-    expect(out.filter((r) => r.kind === "leader").map((r) => r.text)).toEqual(["Atlas: #1 on MMLU and #1 on HELM Lite, but #2 on expected cost"]);
+    expect(out.filter((r) => r.kind === "order").map((r) => r.text)).toEqual([
+      "MMLU, HELM Lite disagree with expected cost (τ = -1.00): they put Atlas above Sentry, which expected cost reverses",
+    ]);
+    expect(out.filter((r) => r.kind === "leader").map((r) => r.text)).toEqual([
+      "Atlas: #1 on MMLU and #1 on HELM Lite, but #2 on expected cost",
+    ]);
   });
 });

@@ -6,7 +6,9 @@ export type Ranking = Map<string, number>;
 
 export function rankBy(values: ReadonlyMap<string, number | null | undefined>, higherIsBetter: boolean): Ranking {
   const present = [...values].filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1]));
-  return new Map(present.map(([id, v]) => [id, 1 + present.filter(([, w]) => (higherIsBetter ? w > v : w < v)).length]));
+  return new Map(
+    present.map(([id, v]) => [id, 1 + present.filter(([, w]) => (higherIsBetter ? w > v : w < v)).length]),
+  );
 }
 
 /**
@@ -79,15 +81,24 @@ export function rankReversals(
   const part = (r: NamedRanking, id: string) => `#${r.ranking.get(id)} on ${r.label}`;
   const out: Reversal[] = [];
   for (const c of candidates) {
-    const leads = shortlisting.filter((r) => r.ranking.get(c.id) === 1 && [...r.ranking.values()].filter((v) => v === 1).length === 1);
+    const leads = shortlisting.filter(
+      (r) => r.ranking.get(c.id) === 1 && [...r.ranking.values()].filter((v) => v === 1).length === 1,
+    );
     const loses = verdict.filter((r) => r.ranking.has(c.id) && r.ranking.get(c.id) !== 1);
-    if (leads.length && loses.length) out.push({ kind: "leader", candidateId: c.id, text: `${c.name}: ${leads.map((r) => part(r, c.id)).join(" and ")}, but ${loses.map((r) => part(r, c.id)).join(" and ")}` });
+    if (leads.length && loses.length)
+      out.push({
+        kind: "leader",
+        candidateId: c.id,
+        text: `${c.name}: ${leads.map((r) => part(r, c.id)).join(" and ")}, but ${loses.map((r) => part(r, c.id)).join(" and ")}`,
+      });
   }
   // Shortlisting rankings that disagree with the same verdict rankings by the same swapped pairs
   // (several suites often order the candidates alike) are named in one sentence.
   const disagreements = new Map<string, { labels: string[]; text: (labels: string[]) => string }>();
   for (const s of shortlisting) {
-    const against = verdict.map((v) => ({ v, tau: kendallTau(s.ranking, v.ranking) })).filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
+    const against = verdict
+      .map((v) => ({ v, tau: kendallTau(s.ranking, v.ranking) }))
+      .filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
     if (against.length === 0) continue;
     const pairs = reversedPairs(s.ranking, against[0]!.v.ranking);
     const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ");
@@ -95,11 +106,13 @@ export function rankReversals(
     const key = `${verdictPart}|${pairPart}`;
     const entry = disagreements.get(key) ?? {
       labels: [],
-      text: (labels: string[]) => `${labels.join(", ")} ${labels.length === 1 ? "disagrees" : "disagree"} with ${verdictPart}: ${labels.length === 1 ? "it puts" : "they put"} ${pairPart}, which ${against[0]!.v.label} reverses`,
+      text: (labels: string[]) =>
+        `${labels.join(", ")} ${labels.length === 1 ? "disagrees" : "disagree"} with ${verdictPart}: ${labels.length === 1 ? "it puts" : "they put"} ${pairPart}, which ${against[0]!.v.label} reverses`,
     };
     entry.labels.push(s.label);
     disagreements.set(key, entry);
   }
-  for (const { labels, text } of disagreements.values()) out.push({ kind: "order", candidateId: null, text: text(labels) });
+  for (const { labels, text } of disagreements.values())
+    out.push({ kind: "order", candidateId: null, text: text(labels) });
   return out;
 }

@@ -16,8 +16,11 @@ export function citedSuites(rationale: string, suites: readonly string[]): strin
 
 export function rationaleProblem(rationale: string, suites: readonly string[]): string | null {
   const words = rationale.trim().split(/\s+/).filter(Boolean).length;
-  if (suites.length === 0) return "Import a leaderboard or preference score for this candidate first: the rationale must cite a benchmark in the pack.";
-  if (citedSuites(rationale, suites).length === 0) return `Name the benchmark you rely on — one of: ${suites.join(", ")}.`;
-  if (words < MIN_RATIONALE_WORDS) return `Say why the benchmark is relevant to this task, not just the rank (at least ${MIN_RATIONALE_WORDS} words).`;
+  if (suites.length === 0)
+    return "Import a leaderboard or preference score for this candidate first: the rationale must cite a benchmark in the pack.";
+  if (citedSuites(rationale, suites).length === 0)
+    return `Name the benchmark you rely on — one of: ${suites.join(", ")}.`;
+  if (words < MIN_RATIONALE_WORDS)
+    return `Say why the benchmark is relevant to this task, not just the rank (at least ${MIN_RATIONALE_WORDS} words).`;
   return null;
 }

@@ -117,7 +117,16 @@ export function buildRunInputFromColumns(c: JoinedColumns): RunInput {
     else if (failed) parseFailures++;
     scores[i] = failed ? (label ? lo - 1 : hi + 1) : raw; // probabilities: 0 for a positive, 1 for a negative
   }
-  return { labels, scores, slices, valid, scoreKind: hasScores ? "scores" : "hard-labels", parseFailures, missing, wrongSide: { positive: lo - 1, negative: hi + 1 } };
+  return {
+    labels,
+    scores,
+    slices,
+    valid,
+    scoreKind: hasScores ? "scores" : "hard-labels",
+    parseFailures,
+    missing,
+    wrongSide: { positive: lo - 1, negative: hi + 1 },
+  };
 }
 
 /** What an eval run stores (EvalRun.metrics): the engine's RunMetrics plus how the input was built. */

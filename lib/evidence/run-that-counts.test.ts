@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { runsThatCount } from "./run-that-counts";
 
-const run = (id: number, candidateId: string, datasetVersionId: number, status = "DONE") => ({ id, candidateId, datasetVersionId, status });
+const run = (id: number, candidateId: string, datasetVersionId: number, status = "DONE") => ({
+  id,
+  candidateId,
+  datasetVersionId,
+  status,
+});
 
 describe("runsThatCount", () => {
   it("takes each candidate's newest finished run on the evaluation version", () => {

@@ -12,7 +12,10 @@ export interface CountableRun {
   status: string;
 }
 
-export function runsThatCount<R extends CountableRun>(runs: readonly R[], evaluationDatasetVersionId: number | null): Map<string, R> {
+export function runsThatCount<R extends CountableRun>(
+  runs: readonly R[],
+  evaluationDatasetVersionId: number | null,
+): Map<string, R> {
   const counting = new Map<string, R>();
   for (const run of [...runs].sort((a, b) => b.id - a.id)) {
     if (run.status !== "DONE") continue;

@@ -30,12 +30,23 @@ export interface ScoreTable<S extends ScoreRow> {
  * The tables of one stage, those most candidates have first (then by suite and metric), so the
  * first table is the stage's headline and its #1 is "the leaderboard leader".
  */
-export function scoreTables<S extends ScoreRow>(rows: readonly S[], stage: "LEADERBOARD" | "PREFERENCE"): ScoreTable<S>[] {
+export function scoreTables<S extends ScoreRow>(
+  rows: readonly S[],
+  stage: "LEADERBOARD" | "PREFERENCE",
+): ScoreTable<S>[] {
   const tables = new Map<string, ScoreTable<S>>();
   for (const row of rows) {
     if (row.stage !== stage) continue;
     const key = JSON.stringify([row.suite, row.metric]);
-    const table = tables.get(key) ?? { stage, suite: row.suite, metric: row.metric, label: row.suite, higherIsBetter: row.higherIsBetter, scores: new Map<string, S>(), ranking: new Map() };
+    const table = tables.get(key) ?? {
+      stage,
+      suite: row.suite,
+      metric: row.metric,
+      label: row.suite,
+      higherIsBetter: row.higherIsBetter,
+      scores: new Map<string, S>(),
+      ranking: new Map(),
+    };
     table.scores.set(row.candidateId, row);
     tables.set(key, table);
   }
@@ -47,5 +58,7 @@ export function scoreTables<S extends ScoreRow>(rows: readonly S[], stage: "LEAD
     t.ranking = rankBy(new Map([...t.scores].map(([id, s]) => [id, s.value])), t.higherIsBetter);
     if ((metricsPerSuite.get(t.suite) ?? 0) > 1) t.label = `${t.suite} · ${t.metric}`;
   }
-  return list.sort((a, b) => b.scores.size - a.scores.size || a.suite.localeCompare(b.suite) || a.metric.localeCompare(b.metric));
+  return list.sort(
+    (a, b) => b.scores.size - a.scores.size || a.suite.localeCompare(b.suite) || a.metric.localeCompare(b.metric),
+  );
 }

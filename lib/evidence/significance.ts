@@ -7,11 +7,22 @@ import type { PackComparison, PackFigures } from "./pack-data";
  * those passing every gate — or, when none passes, the lowest expected error cost at π. Its
  * stored paired comparisons are turned so that A is always the best candidate.
  */
-export function bestCandidateId(data: Pick<PackFigures, "candidates">, funnel: readonly FunnelEntry[], totals: readonly TotalCost[]): string | null {
+export function bestCandidateId(
+  data: Pick<PackFigures, "candidates">,
+  funnel: readonly FunnelEntry[],
+  totals: readonly TotalCost[],
+): string | null {
   const survivors = new Set(funnel.filter((f) => f.fellAt === null).map((f) => f.candidateId));
   const pick = (ids: string[], value: (t: TotalCost) => number | null) =>
-    totals.filter((t) => ids.includes(t.candidateId) && value(t) !== null).sort((a, b) => value(a)! - value(b)!)[0]?.candidateId ?? null;
-  return pick([...survivors], (t) => t.totalPer1k) ?? pick(data.candidates.map((c) => c.id), (t) => t.errorCostPer1k);
+    totals.filter((t) => ids.includes(t.candidateId) && value(t) !== null).sort((a, b) => value(a)! - value(b)!)[0]
+      ?.candidateId ?? null;
+  return (
+    pick([...survivors], (t) => t.totalPer1k) ??
+    pick(
+      data.candidates.map((c) => c.id),
+      (t) => t.errorCostPer1k,
+    )
+  );
 }
 
 export interface OrientedComparison extends PackComparison {
@@ -23,7 +34,8 @@ export interface OrientedComparison extends PackComparison {
   errorsSignificant: boolean | null;
 }
 
-const excludesZero = (interval: [number, number] | null | undefined) => (interval ? interval[0] > 0 || interval[1] < 0 : null);
+const excludesZero = (interval: [number, number] | null | undefined) =>
+  interval ? interval[0] > 0 || interval[1] < 0 : null;
 
 export function comparisonsAgainst(bestId: string, comparisons: readonly PackComparison[]): OrientedComparison[] {
   return comparisons
@@ -57,16 +69,29 @@ export function comparisonsAgainst(bestId: string, comparisons: readonly PackCom
  * cost at π, and an unweighted count of errors (McNemar) can favour the candidate that costs more
  * when its errors are the expensive kind.
  */
-export function significanceReading(o: OrientedComparison, name: (id: string) => string, money: (v: number) => string): string {
+export function significanceReading(
+  o: OrientedComparison,
+  name: (id: string) => string,
+  money: (v: number) => string,
+): string {
   const a = name(o.candidateAId);
   const b = name(o.candidateBId);
   const parts: string[] = [];
   if (o.deltaCostPer1k != null) {
     const cheaper = o.deltaCostPer1k <= 0;
     const diff = `${a} costs ${money(Math.abs(o.deltaCostPer1k))} ${cheaper ? "less" : "more"} per 1,000 items at π than ${b}`;
-    parts.push(o.costSignificant ? `${diff}: significant on this data` : `${diff}, but the interval includes no difference: not significant on this data`);
+    parts.push(
+      o.costSignificant
+        ? `${diff}: significant on this data`
+        : `${diff}, but the interval includes no difference: not significant on this data`,
+    );
   }
-  if (o.deltaAp !== null) parts.push(o.apSignificant ? `AP ${o.deltaAp > 0 ? "higher" : "lower"} by ${Math.abs(o.deltaAp).toFixed(3)}, significantly` : "AP difference not significant");
+  if (o.deltaAp !== null)
+    parts.push(
+      o.apSignificant
+        ? `AP ${o.deltaAp > 0 ? "higher" : "lower"} by ${Math.abs(o.deltaAp).toFixed(3)}, significantly`
+        : "AP difference not significant",
+    );
   if (o.errorsSignificant !== null) {
     const fewer = o.onlyACorrect >= o.onlyBCorrect ? a : b;
     parts.push(

@@ -21,7 +21,16 @@ export interface PackInput extends Slos {
   precisionFloor: number | null;
   prevalence: number;
   candidates: Array<Pricing & { id: string; name: string }>;
-  scores: Array<{ candidateId: string; stage: "LEADERBOARD" | "PREFERENCE"; suite: string; metric: string; value: number; ciLow: number | null; ciHigh: number | null; higherIsBetter: boolean }>;
+  scores: Array<{
+    candidateId: string;
+    stage: "LEADERBOARD" | "PREFERENCE";
+    suite: string;
+    metric: string;
+    value: number;
+    ciLow: number | null;
+    ciHigh: number | null;
+    higherIsBetter: boolean;
+  }>;
   runs: Array<{ candidateId: string; metrics: StoredRunMetrics | null }>;
   serving: Array<ServingRow & { candidateId: string }>;
 }
@@ -37,7 +46,13 @@ function scoreStage(pack: PackInput, stage: "LEADERBOARD" | "PREFERENCE"): Map<s
       if (!table || !s) return [c.id, null];
       const digits = Math.abs(s.value) >= 100 ? 0 : 3;
       const ci = s.ciLow !== null && s.ciHigh !== null ? ` ${formatInterval([s.ciLow, s.ciHigh], digits)}` : "";
-      return [c.id, { text: `${table.suite} ${formatNumber(s.value, digits)}${ci}`, detail: `#${table.ranking.get(c.id)} of ${table.scores.size} candidates · ${s.metric}` }];
+      return [
+        c.id,
+        {
+          text: `${table.suite} ${formatNumber(s.value, digits)}${ci}`,
+          detail: `#${table.ranking.get(c.id)} of ${table.scores.size} candidates · ${s.metric}`,
+        },
+      ];
     }),
   );
 }

@@ -68,7 +68,13 @@ export interface VerdictSummary {
   recommendation: { candidateId: string; name: string; totalPer1k: number | null } | null;
   outcomes: CandidateOutcome[];
   /** The leaderboard's #1 and, unless it is the recommendation, its first failed gate. */
-  leader: { candidateId: string; name: string; ranking: string; isRecommendation: boolean; firstFailedGate: Gate | null } | null;
+  leader: {
+    candidateId: string;
+    name: string;
+    ranking: string;
+    isRecommendation: boolean;
+    firstFailedGate: Gate | null;
+  } | null;
 }
 
 export function verdictSummary(input: VerdictSummaryInput): VerdictSummary {
@@ -76,11 +82,20 @@ export function verdictSummary(input: VerdictSummaryInput): VerdictSummary {
   const outcomes: CandidateOutcome[] = input.candidates.map((c) => {
     const g = input.gates.find((x) => x.candidateId === c.id);
     const failed = failedGates(g?.gates ?? []);
-    return { candidateId: c.id, name: c.name, passes: g?.passes ?? false, gateCount: g?.gates.length ?? 0, failed, totalPer1k: input.totals.find((t) => t.candidateId === c.id)?.totalPer1k ?? null };
+    return {
+      candidateId: c.id,
+      name: c.name,
+      passes: g?.passes ?? false,
+      gateCount: g?.gates.length ?? 0,
+      failed,
+      totalPer1k: input.totals.find((t) => t.candidateId === c.id)?.totalPer1k ?? null,
+    };
   });
 
   // bestCandidateId falls back to the lowest error cost when nobody passes: that is no recommendation.
-  const best = input.bestCandidateId ? outcomes.find((o) => o.candidateId === input.bestCandidateId && o.passes) : undefined;
+  const best = input.bestCandidateId
+    ? outcomes.find((o) => o.candidateId === input.bestCandidateId && o.passes)
+    : undefined;
   const recommendation = best ? { candidateId: best.candidateId, name: best.name, totalPer1k: best.totalPer1k } : null;
 
   let leader: VerdictSummary["leader"] = null;
@@ -89,7 +104,13 @@ export function verdictSummary(input: VerdictSummaryInput): VerdictSummary {
   if (board && first) {
     const isRecommendation = recommendation?.candidateId === first.id;
     const outcome = outcomes.find((o) => o.candidateId === first.id);
-    leader = { candidateId: first.id, name: first.name, ranking: `#1 on ${board.label}`, isRecommendation, firstFailedGate: isRecommendation ? null : (outcome?.failed[0] ?? null) };
+    leader = {
+      candidateId: first.id,
+      name: first.name,
+      ranking: `#1 on ${board.label}`,
+      isRecommendation,
+      firstFailedGate: isRecommendation ? null : (outcome?.failed[0] ?? null),
+    };
   }
 
   const approved = input.status === "APPROVED" ? approvedCandidate(input, name) : null;
@@ -110,7 +131,8 @@ function approvedCandidate(input: VerdictSummaryInput, name: (id: string) => str
       signers.get(s.candidateId)!.set(s.signerId, s.printedName);
     }
     const [candidateId, who] = [...signers].sort((a, b) => b[1].size - a[1].size)[0] ?? [];
-    if (candidateId && who && who.size >= input.quorum) return { candidateId, name: name(candidateId), revision: revision.number, signers: [...who.values()] };
+    if (candidateId && who && who.size >= input.quorum)
+      return { candidateId, name: name(candidateId), revision: revision.number, signers: [...who.values()] };
   }
   return null;
 }
@@ -124,7 +146,11 @@ function rejection(input: VerdictSummaryInput): VerdictSummary["rejected"] {
 }
 
 /** The summary from the read model and its results — the one call the page's band and the PDF's first page make. */
-export function verdictSummaryOf(data: Pick<PackData, "decision" | "candidates">, results: PackResults, revisions: readonly SummaryRevision[]): VerdictSummary {
+export function verdictSummaryOf(
+  data: Pick<PackData, "decision" | "candidates">,
+  results: PackResults,
+  revisions: readonly SummaryRevision[],
+): VerdictSummary {
   return verdictSummary({
     status: data.decision.status,
     quorum: data.decision.quorum,

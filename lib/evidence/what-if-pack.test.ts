@@ -12,31 +12,101 @@ import { isStoredParameters, packResultsAt, whatIfPack } from "./what-if-pack";
 // < 200) and a what-if threshold that is an observed score is exact: the test's oracle below counts
 // the items itself (predicted positive ⇔ s ≥ t).
 const decision: PackDecision = {
-  id: "d", title: "t", description: "", positiveClass: "violating", prevalence: 0.02, costFn: 50, costFp: 1, currency: "USD", recallFloor: 0.85, precisionFloor: 0.1,
-  operatingThreshold: 0.5, quorum: 1, status: "DRAFT", archivedAt: null, evaluationDatasetVersionId: 1, sloP95E2eMs: 800, sloP95TtftMs: 300, sloMinThroughputRps: 20, sloThroughputConcurrency: 32, sloMaxCostPer1kRequests: 0.5,
+  id: "d",
+  title: "t",
+  description: "",
+  positiveClass: "violating",
+  prevalence: 0.02,
+  costFn: 50,
+  costFp: 1,
+  currency: "USD",
+  recallFloor: 0.85,
+  precisionFloor: 0.1,
+  operatingThreshold: 0.5,
+  quorum: 1,
+  status: "DRAFT",
+  archivedAt: null,
+  evaluationDatasetVersionId: 1,
+  sloP95E2eMs: 800,
+  sloP95TtftMs: 300,
+  sloMinThroughputRps: 20,
+  sloThroughputConcurrency: 32,
+  sloMaxCostPer1kRequests: 0.5,
 };
-const candidate = (id: string, name: string) => ({ id, name, provider: "p", version: "", shortlistRationale: "", operatingThreshold: null, priceInputPerMTok: null, priceOutputPerMTok: null, pricePerHour: 3.6 });
+const candidate = (id: string, name: string) => ({
+  id,
+  name,
+  provider: "p",
+  version: "",
+  shortlistRationale: "",
+  operatingThreshold: null,
+  priceInputPerMTok: null,
+  priceOutputPerMTok: null,
+  pricePerHour: 3.6,
+});
 
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const labels = Uint8Array.from({ length: 1000 }, (_, i) => (i % 10 === 0 ? 1 : 0)); // 100 positives
 /** Scores with the positives centred on `pos` and the negatives on `neg`, rounded to two decimals. */
-const scoresFor = (pos: number, neg: number) => Float64Array.from(labels, (y) => Math.min(1, Math.max(0, Math.round(((y ? pos : neg) + (random() - 0.5) * 0.6) * 100) / 100)));
+const scoresFor = (pos: number, neg: number) =>
+  Float64Array.from(labels, (y) =>
+    Math.min(1, Math.max(0, Math.round(((y ? pos : neg) + (random() - 0.5) * 0.6) * 100) / 100)),
+  );
 const scores = { a: scoresFor(0.55, 0.3), o: scoresFor(0.7, 0.3), s: scoresFor(0.75, 0.2) };
 
 const run = (candidateId: keyof typeof scores): PackRun => {
-  const metrics = summarize(labels, scores[candidateId], { threshold: 0.5, prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, bootstrap: 0 });
+  const metrics = summarize(labels, scores[candidateId], {
+    threshold: 0.5,
+    prevalence: 0.02,
+    costFalseNegative: 50,
+    costFalsePositive: 1,
+    bootstrap: 0,
+  });
   return {
-    runId: 1, candidateId, itemCount: 1000, missingCount: 0, unknownCount: 0, parseFailureCount: 0, computedAt: null, dataset: { name: "x", version: 1, itemCount: 1000, positiveCount: 100 },
+    runId: 1,
+    candidateId,
+    itemCount: 1000,
+    missingCount: 0,
+    unknownCount: 0,
+    parseFailureCount: 0,
+    computedAt: null,
+    dataset: { name: "x", version: 1, itemCount: 1000, positiveCount: 100 },
     metrics: { ...metrics, input: { scoreKind: "scores", parseFailures: 0, missing: 0 } } as StoredRunMetrics,
   };
 };
 // 3.6 per hour at r req/s → 1/r per 1,000 requests.
 const serving = (candidateId: string, e2e: number, rps: number): PackServing => ({
-  candidateId, tool: "vllm", toolVersion: null, concurrency: 32, requestThroughput: rps, outputTokenThroughput: null, completed: 100, failed: 0, meanInputTokens: null, meanOutputTokens: null,
-  ttftMs: { p95: 100 }, tpotMs: { p95: 10 }, e2eMs: { p95: e2e }, tpotSource: "",
+  candidateId,
+  tool: "vllm",
+  toolVersion: null,
+  concurrency: 32,
+  requestThroughput: rps,
+  outputTokenThroughput: null,
+  completed: 100,
+  failed: 0,
+  meanInputTokens: null,
+  meanOutputTokens: null,
+  ttftMs: { p95: 100 },
+  tpotMs: { p95: 10 },
+  e2eMs: { p95: e2e },
+  tpotSource: "",
 });
-const score = (candidateId: string, value: number) => ({ candidateId, stage: "LEADERBOARD" as const, suite: "MMLU", metric: "acc", value, stderr: null, ciLow: null, ciHigh: null, votes: null, higherIsBetter: true, source: "x", retrievedAt: "2026-11-01", relevanceNote: "" });
+const score = (candidateId: string, value: number) => ({
+  candidateId,
+  stage: "LEADERBOARD" as const,
+  suite: "MMLU",
+  metric: "acc",
+  value,
+  stderr: null,
+  ciLow: null,
+  ciHigh: null,
+  votes: null,
+  higherIsBetter: true,
+  source: "x",
+  retrievedAt: "2026-11-01",
+  relevanceNote: "",
+});
 
 const data: PackData = {
   decision,
@@ -61,16 +131,24 @@ function oracle(id: keyof typeof scores, t: number, pi: number) {
   });
   const tpr = tp / 100;
   const fpr = fp / 900;
-  return { tp, recall: tpr, precision: (pi * tpr) / (pi * tpr + (1 - pi) * fpr), cost: 1000 * (pi * (1 - tpr) * 50 + (1 - pi) * fpr * 1) };
+  return {
+    tp,
+    recall: tpr,
+    precision: (pi * tpr) / (pi * tpr + (1 - pi) * fpr),
+    cost: 1000 * (pi * (1 - tpr) * 50 + (1 - pi) * fpr * 1),
+  };
 }
-const gate = (results: ReturnType<typeof packResults>, id: string, key: string) => results.gates.find((g) => g.candidateId === id)!.gates.find((g) => g.key === key)!;
+const gate = (results: ReturnType<typeof packResults>, id: string, key: string) =>
+  results.gates.find((g) => g.candidateId === id)!.gates.find((g) => g.key === key)!;
 
 describe("the what-if derivation of the whole pack", () => {
   it("equals the stored results exactly at the stored parameters (gates, funnel, cost, ranks, verdict)", () => {
     expect(isStoredParameters(pack, stored)).toBe(true);
     const whatIf = packResultsAt(pack, stored);
     expect(JSON.stringify(whatIf)).toBe(JSON.stringify(packResults(data)));
-    expect(JSON.stringify(verdictSummaryOf(pack, whatIf, []))).toBe(JSON.stringify(verdictSummaryOf(data, packResults(data), [])));
+    expect(JSON.stringify(verdictSummaryOf(pack, whatIf, []))).toBe(
+      JSON.stringify(verdictSummaryOf(data, packResults(data), [])),
+    );
   });
 
   it("at each candidate's own threshold named explicitly, gives the stored recall and cost", () => {
@@ -79,7 +157,10 @@ describe("the what-if derivation of the whole pack", () => {
     for (const id of ["a", "o", "s"] as const) {
       expect(gate(at, id, "recall-floor").pass).toBe(gate(base, id, "recall-floor").pass);
       const cost = at.totalCostPer1k.find((t) => t.candidateId === id)!;
-      expect(cost.errorCostPer1k).toBeCloseTo(base.totalCostPer1k.find((t) => t.candidateId === id)!.errorCostPer1k!, 9);
+      expect(cost.errorCostPer1k).toBeCloseTo(
+        base.totalCostPer1k.find((t) => t.candidateId === id)!.errorCostPer1k!,
+        9,
+      );
       expect(cost.errorCostPer1k).toBeCloseTo(oracle(id, 0.5, 0.02).cost, 9);
     }
   });
@@ -110,7 +191,9 @@ describe("the what-if derivation of the whole pack", () => {
     const before = verdictSummaryOf(data, base, []);
     const after = verdictSummaryOf(pack, at, []);
     expect(before.recommendation?.name).toBe("Sentry");
-    expect(after.recommendation?.candidateId ?? null).toBe(at.funnel.some((f) => f.fellAt === null) ? at.bestCandidateId : null);
+    expect(after.recommendation?.candidateId ?? null).toBe(
+      at.funnel.some((f) => f.fellAt === null) ? at.bestCandidateId : null,
+    );
     expect(after.outcomes.find((o) => o.candidateId === "s")!.passes).toBe(false);
   });
 

@@ -60,23 +60,33 @@ export function whatIfPack(data: PackData): WhatIfPack {
       report: {
         n: figures.report.n,
         atThreshold: { recall: figures.report.atThreshold.recall },
-        ...(reweighted ? { reweighted: { averagePrecision: reweighted.averagePrecision, precision: reweighted.precision, expectedCostPer1k: reweighted.expectedCostPer1k } } : {}),
+        ...(reweighted
+          ? {
+              reweighted: {
+                averagePrecision: reweighted.averagePrecision,
+                precision: reweighted.precision,
+                expectedCostPer1k: reweighted.expectedCostPer1k,
+              },
+            }
+          : {}),
       },
       recallInterval: figures.recallInterval,
       ...(figures.basis ? { basis: figures.basis } : {}),
     };
     // Under a rule, a what-if π keeps each candidate's chosen threshold and its held-out counts.
     const heldOut = m.operatingPoint?.applies ? m.operatingPoint.heldOut : null;
-    return [{
-      candidateId: r.candidateId,
-      stored,
-      positives: m.positives,
-      negatives: m.negatives,
-      threshold: m.parameters.threshold,
-      tp: heldOut?.tp ?? m.report.atThreshold.tp,
-      fp: heldOut?.fp ?? m.report.atThreshold.fp,
-      roc: m.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
-    }];
+    return [
+      {
+        candidateId: r.candidateId,
+        stored,
+        positives: m.positives,
+        negatives: m.negatives,
+        threshold: m.parameters.threshold,
+        tp: heldOut?.tp ?? m.report.atThreshold.tp,
+        fp: heldOut?.fp ?? m.report.atThreshold.fp,
+        roc: m.curves.roc ? compactRoc(m.curves.roc, m.positives, m.negatives) : null,
+      },
+    ];
   });
   return { decision, candidates, scores, serving, comparisons, runs };
 }

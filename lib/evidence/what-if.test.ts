@@ -1,13 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { summarize } from "@/lib/metrics";
-import { costOptimumOfPoints, pointAtThreshold, prAtPrevalenceFromPr, precisionAtPrevalence, whatIfAt, type RocCurve } from "./what-if";
+import {
+  costOptimumOfPoints,
+  pointAtThreshold,
+  prAtPrevalenceFromPr,
+  precisionAtPrevalence,
+  whatIfAt,
+  type RocCurve,
+} from "./what-if";
 
 // 10 items, 4 positives; scores chosen so that at t = 0.5: TP = 3, FP = 1 (TPR 0.75, FPR 1/6).
 const labels = Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
 const scores = Float64Array.from([0.9, 0.8, 0.6, 0.3, 0.7, 0.4, 0.2, 0.1, 0.05, 0.45]);
 const prevalence = 0.02;
 const costs = { prevalence, costFn: 50, costFp: 1 };
-const metrics = summarize(labels, scores, { threshold: 0.5, prevalence, costFalseNegative: 50, costFalsePositive: 1, bootstrap: 0 });
+const metrics = summarize(labels, scores, {
+  threshold: 0.5,
+  prevalence,
+  costFalseNegative: 50,
+  costFalsePositive: 1,
+  bootstrap: 0,
+});
 const roc = metrics.curves.roc as unknown as RocCurve;
 
 describe("what-if figures from the stored ROC points", () => {
@@ -35,7 +48,10 @@ describe("what-if figures from the stored ROC points", () => {
   });
 
   it("finds the cost-optimal stored threshold as the engine does (all points are stored here)", () => {
-    expect(costOptimumOfPoints(roc, costs)).toEqual({ threshold: metrics.costOptimum!.threshold, expectedCostPer1k: expect.closeTo(metrics.costOptimum!.expectedCostPer1k, 9) });
+    expect(costOptimumOfPoints(roc, costs)).toEqual({
+      threshold: metrics.costOptimum!.threshold,
+      expectedCostPer1k: expect.closeTo(metrics.costOptimum!.expectedCostPer1k, 9),
+    });
   });
 
   it("re-weights the stored PR curve to π exactly as the engine's PR curve at π", () => {

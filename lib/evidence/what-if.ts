@@ -82,7 +82,12 @@ export function whatIfAt(roc: RocCurve, threshold: number, p: CostParameters): W
  * sample's precision P and recall R give FPR = R·(positives/negatives)·(1−P)/P exactly, hence
  * precision_π. A point with P = 0 or R = 0 has no defined precision at π here: a gap.
  */
-export function prAtPrevalenceFromPr(pr: { x: number[]; y: number[]; thresholds: (number | null)[] }, positives: number, negatives: number, prevalence: number): { x: number; y: number | null; threshold: number | null }[] {
+export function prAtPrevalenceFromPr(
+  pr: { x: number[]; y: number[]; thresholds: (number | null)[] },
+  positives: number,
+  negatives: number,
+  prevalence: number,
+): { x: number; y: number | null; threshold: number | null }[] {
   return pr.x
     .map((recall, i) => {
       const p = pr.y[i]!;
@@ -95,7 +100,10 @@ export function prAtPrevalenceFromPr(pr: { x: number[]; y: number[]; thresholds:
 }
 
 /** PR curve at π from the stored ROC points: x = recall, y = precision_π (a gap where undefined). */
-export function prAtPrevalence(roc: RocCurve, prevalence: number): { x: number; y: number | null; threshold: number | null }[] {
+export function prAtPrevalence(
+  roc: RocCurve,
+  prevalence: number,
+): { x: number; y: number | null; threshold: number | null }[] {
   return rocPoints(roc)
     .map((p) => ({ x: p.tpr, y: precisionAtPrevalence(p.tpr, p.fpr, prevalence), threshold: p.threshold }))
     .sort((a, b) => a.x - b.x);
@@ -110,10 +118,17 @@ export function costByThreshold(roc: RocCurve, p: CostParameters): { x: number; 
 }
 
 /** The cost-optimal stored threshold (ties go to the higher threshold: fewer items flagged). */
-export function costOptimumOfPoints(roc: RocCurve, p: CostParameters): { threshold: number; expectedCostPer1k: number } | null {
+export function costOptimumOfPoints(
+  roc: RocCurve,
+  p: CostParameters,
+): { threshold: number; expectedCostPer1k: number } | null {
   let best: { threshold: number; expectedCostPer1k: number } | null = null;
   for (const pt of costByThreshold(roc, p)) {
-    if (best === null || pt.y < best.expectedCostPer1k || (pt.y === best.expectedCostPer1k && pt.threshold > best.threshold)) {
+    if (
+      best === null ||
+      pt.y < best.expectedCostPer1k ||
+      (pt.y === best.expectedCostPer1k && pt.threshold > best.threshold)
+    ) {
       best = { threshold: pt.threshold, expectedCostPer1k: pt.y };
     }
   }
@@ -121,9 +136,17 @@ export function costOptimumOfPoints(roc: RocCurve, p: CostParameters): { thresho
 }
 
 /** Precision at the fixed operating point for each prevalence of a (log-spaced) grid. */
-export function precisionVersusPrevalence(tpr: number, fpr: number, grid: readonly number[]): { prevalence: number; precision: number | null }[] {
-  return [...new Set(grid)].sort((a, b) => a - b).map((prevalence) => ({ prevalence, precision: precisionAtPrevalence(tpr, fpr, prevalence) }));
+export function precisionVersusPrevalence(
+  tpr: number,
+  fpr: number,
+  grid: readonly number[],
+): { prevalence: number; precision: number | null }[] {
+  return [...new Set(grid)]
+    .sort((a, b) => a - b)
+    .map((prevalence) => ({ prevalence, precision: precisionAtPrevalence(tpr, fpr, prevalence) }));
 }
 
 /** 0.1% … 50%, log-spaced, for the precision-versus-prevalence chart. */
-export const PREVALENCE_CHART_GRID: readonly number[] = Array.from({ length: 41 }, (_, i) => Number((0.001 * Math.pow(500, i / 40)).toPrecision(4)));
+export const PREVALENCE_CHART_GRID: readonly number[] = Array.from({ length: 41 }, (_, i) =>
+  Number((0.001 * Math.pow(500, i / 40)).toPrecision(4)),
+);

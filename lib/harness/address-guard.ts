@@ -45,7 +45,11 @@ export function endpointUrlProblem(baseUrl: string, allow = linkLocalAllowed()):
   return forbiddenAddressReason(host);
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * dns.lookup for the client's sockets that refuses names resolving to a refused address — checked
@@ -58,7 +62,9 @@ export function guardedLookup(allow = linkLocalAllowed()) {
       if (error) return callback(error, "");
       const refused = allow ? null : addresses.map((a) => forbiddenAddressReason(a.address)).find((r) => r !== null);
       if (refused) {
-        const e = Object.assign(new Error(`Refused to connect to ${hostname}: ${refused}`), { code: "EREFUSED_ADDRESS" });
+        const e = Object.assign(new Error(`Refused to connect to ${hostname}: ${refused}`), {
+          code: "EREFUSED_ADDRESS",
+        });
         return callback(e, "");
       }
       if (options.all) return callback(null, addresses);

@@ -50,7 +50,10 @@ export interface ClientOptions {
 }
 
 interface Chunk {
-  choices?: { delta?: { content?: string | null }; logprobs?: { content?: { top_logprobs?: TokenLogprob[] }[] } | null }[];
+  choices?: {
+    delta?: { content?: string | null };
+    logprobs?: { content?: { top_logprobs?: TokenLogprob[] }[] } | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -79,7 +82,11 @@ export class ChatClient {
     this.origin = url.origin;
     this.stallMs = stall;
     this.path = `${url.pathname.replace(/\/$/, "")}/chat/completions`;
-    this.headers = { "content-type": "application/json", accept: "text/event-stream", ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}) };
+    this.headers = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+    };
     this.wantsLogprobs = protocol.score.kind === "logprobs";
     const s = protocol.sampling;
     const fixed = {
@@ -103,7 +110,21 @@ export class ChatClient {
   call(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<CallResult> {
     const startedAt = Date.now();
     const t0 = performance.now();
-    const result: CallResult = { completed: false, status: null, error: null, retriable: false, retryAfterS: null, text: "", firstTokenLogprobs: null, inputTokens: null, outputTokens: null, ttftMs: null, itlMs: [], e2eMs: 0, startedAt };
+    const result: CallResult = {
+      completed: false,
+      status: null,
+      error: null,
+      retriable: false,
+      retryAfterS: null,
+      text: "",
+      firstTokenLogprobs: null,
+      inputTokens: null,
+      outputTokens: null,
+      ttftMs: null,
+      itlMs: [],
+      e2eMs: 0,
+      startedAt,
+    };
     return new Promise<CallResult>((resolve) => {
       let now = t0;
       let last: number | null = null;
@@ -112,34 +133,35 @@ export class ChatClient {
       let errorBody = "";
       const decoder = new StringDecoder("utf8");
       const parser = new SseParser((data) => {
-          if (broken || done) return;
-          if (data === "[DONE]") {
-            done = true;
-            return;
-          }
-          // An event with neither content nor usage (the role announcement, finish_reason) carries
-          // nothing the run stores: not parsing it saves a fifth of the parsing.
-          if (!data.includes('"content"') && !data.includes('"usage"')) return;
-          let chunk: Chunk;
-          try {
-            chunk = JSON.parse(data) as Chunk;
-          } catch {
-            broken = `malformed JSON in the stream: ${data.slice(0, 80)}`;
-            return;
-          }
-          if (chunk.usage) {
-            result.inputTokens = chunk.usage.prompt_tokens ?? null;
-            result.outputTokens = chunk.usage.completion_tokens ?? null;
-          }
-          const choice = chunk.choices?.[0];
-          const content = choice?.delta?.content;
-          if (content) {
-            if (last === null) result.ttftMs = now - t0;
-            else result.itlMs.push(now - last);
-            last = now;
-            result.text += content;
-            if (result.firstTokenLogprobs === null && this.wantsLogprobs) result.firstTokenLogprobs = choice?.logprobs?.content?.[0]?.top_logprobs ?? null;
-          }
+        if (broken || done) return;
+        if (data === "[DONE]") {
+          done = true;
+          return;
+        }
+        // An event with neither content nor usage (the role announcement, finish_reason) carries
+        // nothing the run stores: not parsing it saves a fifth of the parsing.
+        if (!data.includes('"content"') && !data.includes('"usage"')) return;
+        let chunk: Chunk;
+        try {
+          chunk = JSON.parse(data) as Chunk;
+        } catch {
+          broken = `malformed JSON in the stream: ${data.slice(0, 80)}`;
+          return;
+        }
+        if (chunk.usage) {
+          result.inputTokens = chunk.usage.prompt_tokens ?? null;
+          result.outputTokens = chunk.usage.completion_tokens ?? null;
+        }
+        const choice = chunk.choices?.[0];
+        const content = choice?.delta?.content;
+        if (content) {
+          if (last === null) result.ttftMs = now - t0;
+          else result.itlMs.push(now - last);
+          last = now;
+          result.text += content;
+          if (result.firstTokenLogprobs === null && this.wantsLogprobs)
+            result.firstTokenLogprobs = choice?.logprobs?.content?.[0]?.top_logprobs ?? null;
+        }
       });
       let onAbort: (() => void) | null = null;
       const finish = () => {
@@ -149,7 +171,14 @@ export class ChatClient {
       };
       const ok = () => result.status !== null && result.status >= 200 && result.status < 300;
       this.pool.dispatch(
-        { origin: this.origin, path: this.path, method: "POST", headers: this.headers, body: this.prefix + JSON.stringify(messages) + "}", signal } as Parameters<Pool["dispatch"]>[0],
+        {
+          origin: this.origin,
+          path: this.path,
+          method: "POST",
+          headers: this.headers,
+          body: this.prefix + JSON.stringify(messages) + "}",
+          signal,
+        } as Parameters<Pool["dispatch"]>[0],
         {
           // undici's handler interface as Pool.dispatch takes it (the controller-style one needs a wrapper).
           onConnect: (abort: (error?: Error) => void) => {
@@ -181,7 +210,10 @@ export class ChatClient {
           },
           onError: (error: Error) => {
             const e = error as Error & { code?: string };
-            result.error = e.code === "UND_ERR_BODY_TIMEOUT" || e.code === "UND_ERR_HEADERS_TIMEOUT" ? `stalled: no bytes for ${this.stallMs} ms` : e.message;
+            result.error =
+              e.code === "UND_ERR_BODY_TIMEOUT" || e.code === "UND_ERR_HEADERS_TIMEOUT"
+                ? `stalled: no bytes for ${this.stallMs} ms`
+                : e.message;
             result.retriable = e.name !== "AbortError" && e.code !== "UND_ERR_ABORTED" && e.code !== "EREFUSED_ADDRESS";
             finish();
           },
@@ -226,10 +258,15 @@ function errorMessage(body: string): string {
  * stalls) wait `baseDelayMs · 2^(attempt−1)` with ±25% jitter, or the server's Retry-After when
  * it is longer (capped at 30 s). Returns the last attempt's result and the number of attempts.
  */
-export async function callWithRetries(client: ChatClient, messages: readonly ChatMessage[], options: { maxAttempts: number; baseDelayMs: number; signal?: AbortSignal }): Promise<CallResult & { attempts: number }> {
+export async function callWithRetries(
+  client: ChatClient,
+  messages: readonly ChatMessage[],
+  options: { maxAttempts: number; baseDelayMs: number; signal?: AbortSignal },
+): Promise<CallResult & { attempts: number }> {
   for (let attempt = 1; ; attempt++) {
     const result = await client.call(messages, options.signal);
-    if (result.completed || !result.retriable || attempt >= options.maxAttempts || options.signal?.aborted) return Object.assign(result, { attempts: attempt });
+    if (result.completed || !result.retriable || attempt >= options.maxAttempts || options.signal?.aborted)
+      return Object.assign(result, { attempts: attempt });
     const backoff = options.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
     const wait = Math.min(30_000, Math.max(backoff, (result.retryAfterS ?? 0) * 1000));
     await new Promise((r) => setTimeout(r, wait));

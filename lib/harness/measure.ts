@@ -56,12 +56,18 @@ export function measureServing(requests: readonly MeasuredRequest[], slos: Laten
   const durationS = requests.length ? Math.max(1e-9, (last - first) / 1000) : 0;
   const ttft = done.flatMap((r) => (r.ttftMs === null ? [] : [r.ttftMs]));
   const e2e = done.flatMap((r) => (r.e2eMs === null ? [] : [r.e2eMs]));
-  const tpot = done.flatMap((r) => (r.outputTokens !== null && r.outputTokens > 1 && r.e2eMs !== null && r.ttftMs !== null ? [(r.e2eMs - r.ttftMs) / (r.outputTokens - 1)] : []));
+  const tpot = done.flatMap((r) =>
+    r.outputTokens !== null && r.outputTokens > 1 && r.e2eMs !== null && r.ttftMs !== null
+      ? [(r.e2eMs - r.ttftMs) / (r.outputTokens - 1)]
+      : [],
+  );
   const itl = done.flatMap((r) => r.itlMs);
   const withTokens = done.filter((r) => r.inputTokens !== null && r.outputTokens !== null);
   const totalInputTokens = withTokens.reduce((s, r) => s + (r.inputTokens ?? 0), 0);
   const totalOutputTokens = withTokens.reduce((s, r) => s + (r.outputTokens ?? 0), 0);
-  const meets = (r: MeasuredRequest) => (slos.sloP95E2eMs === null || (r.e2eMs ?? Infinity) <= slos.sloP95E2eMs) && (slos.sloP95TtftMs === null || (r.ttftMs ?? Infinity) <= slos.sloP95TtftMs);
+  const meets = (r: MeasuredRequest) =>
+    (slos.sloP95E2eMs === null || (r.e2eMs ?? Infinity) <= slos.sloP95E2eMs) &&
+    (slos.sloP95TtftMs === null || (r.ttftMs ?? Infinity) <= slos.sloP95TtftMs);
   const rate = (n: number) => (durationS > 0 ? n / durationS : 0);
   return {
     completed: done.length,

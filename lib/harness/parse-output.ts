@@ -7,9 +7,7 @@ export interface TokenLogprob {
   logprob: number;
 }
 
-export type ParsedOutput =
-  | { ok: true; predicted: boolean; score: number }
-  | { ok: false; reason: string };
+export type ParsedOutput = { ok: true; predicted: boolean; score: number } | { ok: false; reason: string };
 
 const failure = (reason: string): ParsedOutput => ({ ok: false, reason });
 const quote = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
@@ -22,14 +20,20 @@ const quote = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(
  * normalised over the labels (softmax of their log-probabilities at the first output position),
  * or the hard label as 1/0.
  */
-export function parseOutput(protocol: EvalProtocol, raw: string, firstTokenLogprobs: readonly TokenLogprob[] | null, validator = contractValidator(protocol)): ParsedOutput {
+export function parseOutput(
+  protocol: EvalProtocol,
+  raw: string,
+  firstTokenLogprobs: readonly TokenLogprob[] | null,
+  validator = contractValidator(protocol),
+): ParsedOutput {
   const text = raw.trim();
   const contract = protocol.contract;
   let label: string;
   let json: Record<string, unknown> | null = null;
   if (contract.kind === "labels") {
     const match = contract.labels.find((l) => l.toLowerCase() === text.toLowerCase());
-    if (match === undefined) return failure(`output ${quote(text)} is not one of the labels ${contract.labels.join(", ")}`);
+    if (match === undefined)
+      return failure(`output ${quote(text)} is not one of the labels ${contract.labels.join(", ")}`);
     label = match;
   } else {
     let value: unknown;
@@ -41,9 +45,12 @@ export function parseOutput(protocol: EvalProtocol, raw: string, firstTokenLogpr
     const checked = validator!.safeParse(value);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      return failure(`output breaks the JSON schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
+      return failure(
+        `output breaks the JSON schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+      );
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return failure("output is not a JSON object");
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return failure("output is not a JSON object");
     json = value as Record<string, unknown>;
     const field = json[contract.labelField];
     if (field === undefined || field === null) return failure(`output has no label field "${contract.labelField}"`);
@@ -55,12 +62,16 @@ export function parseOutput(protocol: EvalProtocol, raw: string, firstTokenLogpr
       return { ok: true, predicted, score: predicted ? 1 : 0 };
     case "probability": {
       const p = json?.[protocol.score.field];
-      if (typeof p !== "number" || !Number.isFinite(p) || p < 0 || p > 1) return failure(`probability field "${protocol.score.field}" is ${p === undefined ? "missing" : quote(JSON.stringify(p))}, not a number in [0, 1]`);
+      if (typeof p !== "number" || !Number.isFinite(p) || p < 0 || p > 1)
+        return failure(
+          `probability field "${protocol.score.field}" is ${p === undefined ? "missing" : quote(JSON.stringify(p))}, not a number in [0, 1]`,
+        );
       return { ok: true, predicted, score: p };
     }
     case "logprobs": {
       if (contract.kind !== "labels") return failure("log-probability scores need a label contract");
-      if (!firstTokenLogprobs || firstTokenLogprobs.length === 0) return failure("the endpoint returned no log-probabilities");
+      if (!firstTokenLogprobs || firstTokenLogprobs.length === 0)
+        return failure("the endpoint returned no log-probabilities");
       const score = labelTokenScore(contract.labels, contract.positiveLabel, firstTokenLogprobs);
       if (score === null) return failure("no label token among the first position's top log-probabilities");
       return { ok: true, predicted, score };
@@ -70,7 +81,9 @@ export function parseOutput(protocol: EvalProtocol, raw: string, firstTokenLogpr
 
 /** The zod validator of a JSON contract, built once per run (fromJSONSchema is not free). */
 export function contractValidator(protocol: EvalProtocol): z.ZodType | undefined {
-  return protocol.contract.kind === "json" ? z.fromJSONSchema(protocol.contract.schema as Parameters<typeof z.fromJSONSchema>[0]) : undefined;
+  return protocol.contract.kind === "json"
+    ? z.fromJSONSchema(protocol.contract.schema as Parameters<typeof z.fromJSONSchema>[0])
+    : undefined;
 }
 
 /**
@@ -78,7 +91,11 @@ export function contractValidator(protocol: EvalProtocol): z.ZodType | undefined
  * first output position; a token counts for a label when it is a non-empty prefix of it
  * (trimmed, case-insensitive) — so both "Yes" and " yes" count for "yes". Null when none match.
  */
-export function labelTokenScore(labels: readonly string[], positiveLabel: string, top: readonly TokenLogprob[]): number | null {
+export function labelTokenScore(
+  labels: readonly string[],
+  positiveLabel: string,
+  top: readonly TokenLogprob[],
+): number | null {
   let positive = 0;
   let all = 0;
   for (const { token, logprob } of top) {

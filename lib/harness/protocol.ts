@@ -55,25 +55,45 @@ export const protocolSchema = z
     for (const field of ["system", "user"] as const) {
       for (const name of templateVariables(p[field])) {
         if (!(TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
-          ctx.addIssue({ code: "custom", path: [field], message: `Unknown variable {{${name}}}: the dataset's columns are ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ")}.` });
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: `Unknown variable {{${name}}}: the dataset's columns are ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ")}.`,
+          });
         }
       }
     }
     if (p.contract.kind === "labels" && !p.contract.labels.includes(p.contract.positiveLabel)) {
-      ctx.addIssue({ code: "custom", path: ["contract", "positiveLabel"], message: `The positive label must be one of the labels (${p.contract.labels.join(", ")}).` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["contract", "positiveLabel"],
+        message: `The positive label must be one of the labels (${p.contract.labels.join(", ")}).`,
+      });
     }
     if (p.contract.kind === "json") {
       try {
         z.fromJSONSchema(p.contract.schema as Parameters<typeof z.fromJSONSchema>[0]);
       } catch (error) {
-        ctx.addIssue({ code: "custom", path: ["contract", "schema"], message: `Not a JSON schema zod can validate with: ${error instanceof Error ? error.message : String(error)}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["contract", "schema"],
+          message: `Not a JSON schema zod can validate with: ${error instanceof Error ? error.message : String(error)}`,
+        });
       }
     }
     if (p.score.kind === "probability" && p.contract.kind !== "json") {
-      ctx.addIssue({ code: "custom", path: ["score", "kind"], message: "A probability field needs a JSON output contract." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["score", "kind"],
+        message: "A probability field needs a JSON output contract.",
+      });
     }
     if (p.score.kind === "logprobs" && p.contract.kind !== "labels") {
-      ctx.addIssue({ code: "custom", path: ["score", "kind"], message: "Label-token log-probabilities need a label enumeration contract." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["score", "kind"],
+        message: "Label-token log-probabilities need a label enumeration contract.",
+      });
     }
   });
 
@@ -105,8 +125,17 @@ export function messageRenderer(protocol: EvalProtocol): (item: PromptItem) => C
   const system = protocol.system.trim() !== "" ? compileTemplate(protocol.system) : null;
   const user = compileTemplate(protocol.user);
   return (item) => {
-    const values: Record<TemplateVariable, string> = { item_id: item.itemId, text: item.text ?? "", slice: item.slice ?? "" };
-    return system ? [{ role: "system", content: fillTemplate(system, values) }, { role: "user", content: fillTemplate(user, values) }] : [{ role: "user", content: fillTemplate(user, values) }];
+    const values: Record<TemplateVariable, string> = {
+      item_id: item.itemId,
+      text: item.text ?? "",
+      slice: item.slice ?? "",
+    };
+    return system
+      ? [
+          { role: "system", content: fillTemplate(system, values) },
+          { role: "user", content: fillTemplate(user, values) },
+        ]
+      : [{ role: "user", content: fillTemplate(user, values) }];
   };
 }
 

@@ -30,7 +30,13 @@ export interface SimConfig {
   answer?: (messages: readonly { role: string; content: string }[]) => SimDirective | null;
 }
 
-export const DEFAULT_SIM_CONFIG: SimConfig = { ttftMs: 0, itlMs: 0, output: "label", labels: ["yes", "no"], precise: true };
+export const DEFAULT_SIM_CONFIG: SimConfig = {
+  ttftMs: 0,
+  itlMs: 0,
+  output: "label",
+  labels: ["yes", "no"],
+  precise: true,
+};
 
 export interface SimDirective {
   id?: string;
@@ -75,7 +81,16 @@ export function parseDirective(text: string): SimDirective | null {
     if (k && v !== undefined) d[k] = v;
   }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-  return { id: d.id, label: d.label, p: num(d.p), tokens: num(d.tokens), ttft: num(d.ttft), itl: num(d.itl), fail: d.fail as SimDirective["fail"], times: num(d.times) };
+  return {
+    id: d.id,
+    label: d.label,
+    p: num(d.p),
+    tokens: num(d.tokens),
+    ttft: num(d.ttft),
+    itl: num(d.itl),
+    fail: d.fail as SimDirective["fail"],
+    times: num(d.times),
+  };
 }
 
 /** The output split into `tokens` pieces (the text's characters evenly, then single spaces). */
@@ -98,7 +113,11 @@ interface ChatRequest {
   top_logprobs?: number;
 }
 
-export async function startSimServer(config: Partial<SimConfig> = {}, port = 0, host = "127.0.0.1"): Promise<SimServer> {
+export async function startSimServer(
+  config: Partial<SimConfig> = {},
+  port = 0,
+  host = "127.0.0.1",
+): Promise<SimServer> {
   const state: SimConfig = { ...DEFAULT_SIM_CONFIG, ...config };
   const log: SimRequestLog[] = [];
   const counts = new Map<string, number>();
@@ -146,29 +165,57 @@ export async function startSimServer(config: Partial<SimConfig> = {}, port = 0, 
 
     if (fail === "429" || fail === "500") {
       record(Number(fail));
-      res.writeHead(Number(fail), { "content-type": "application/json" }).end(JSON.stringify({ error: { message: fail === "429" ? "rate limited (simulated)" : "internal error (simulated)" } }));
+      res.writeHead(Number(fail), { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: { message: fail === "429" ? "rate limited (simulated)" : "internal error (simulated)" },
+        }),
+      );
       return;
     }
     record(200);
-    const text = fail === "contract" ? "I would rather not say." : state.output === "json" ? JSON.stringify({ label, p }) : label;
+    const text =
+      fail === "contract" ? "I would rather not say." : state.output === "json" ? JSON.stringify({ label, p }) : label;
     const pieces = splitTokens(text, d.tokens ?? Math.ceil(text.length / 4));
     const ttft = d.ttft ?? state.ttftMs;
     const itl = d.itl ?? state.itlMs;
-    const usage = { prompt_tokens: simPromptTokens(messages), completion_tokens: pieces.length, total_tokens: simPromptTokens(messages) + pieces.length };
+    const usage = {
+      prompt_tokens: simPromptTokens(messages),
+      completion_tokens: pieces.length,
+      total_tokens: simPromptTokens(messages) + pieces.length,
+    };
     const created = Math.floor(Date.now() / 1000);
     const model = request.model ?? "simulated";
     const lp = request.logprobs && fail !== "nologprobs" ? logprobsOf(label, positive, negative, p) : undefined;
 
     if (request.stream === false) {
       res.writeHead(200, { "content-type": "application/json" });
-      const reply = { id: `sim-${id || "anon"}`, object: "chat.completion", created, model, choices: [{ index: 0, message: { role: "assistant", content: fail === "malformed" ? undefined : text }, logprobs: lp ? { content: [lp] } : null, finish_reason: "stop" }], usage };
-      setTimeout(() => res.end(fail === "malformed" ? JSON.stringify(reply).slice(0, 30) : JSON.stringify(reply)), ttft + itl * (pieces.length - 1));
+      const reply = {
+        id: `sim-${id || "anon"}`,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: fail === "malformed" ? undefined : text },
+            logprobs: lp ? { content: [lp] } : null,
+            finish_reason: "stop",
+          },
+        ],
+        usage,
+      };
+      setTimeout(
+        () => res.end(fail === "malformed" ? JSON.stringify(reply).slice(0, 30) : JSON.stringify(reply)),
+        ttft + itl * (pieces.length - 1),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const event = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, ...extra }] })}\n\n`;
-    const frames: string[] = pieces.map((piece, i) => event({ content: piece }, i === 0 && lp ? { logprobs: { content: [lp] } } : {}));
+    const frames: string[] = pieces.map((piece, i) =>
+      event({ content: piece }, i === 0 && lp ? { logprobs: { content: [lp] } } : {}),
+    );
     if (fail === "malformed") frames[frames.length - 1] = `data: {"choices":[{"delta":{"content":"${pieces.at(-1)}\n\n`;
     const tail = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
     const head = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: { role: "assistant", content: "" } }] })}\n\n`;
@@ -224,7 +271,14 @@ export async function startSimServer(config: Partial<SimConfig> = {}, port = 0, 
 /** The first position's log-probabilities: the chosen label's token, and both labels among the top ones. */
 function logprobsOf(label: string, positive: string, negative: string, p: number) {
   const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return { token: label, logprob: Math.log(label === positive ? q : 1 - q), top_logprobs: [{ token: positive, logprob: Math.log(q) }, { token: negative, logprob: Math.log(1 - q) }] };
+  return {
+    token: label,
+    logprob: Math.log(label === positive ? q : 1 - q),
+    top_logprobs: [
+      { token: positive, logprob: Math.log(q) },
+      { token: negative, logprob: Math.log(1 - q) },
+    ],
+  };
 }
 
 /** A stable number in [0, 1) from text (the answer to a request without a directive). */

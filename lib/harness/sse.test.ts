@@ -10,7 +10,8 @@ const parse = (chunks: string[]) => {
 
 describe("SseParser", () => {
   it("cuts events out of chunks split anywhere, LF, CRLF and CR alike", () => {
-    const text = 'data: {"a":1}\n\ndata:{"b":2}\r\n\r\n: comment\nevent: x\nid: 7\ndata: line one\ndata:  two\n\ndata: [DONE]\r\r';
+    const text =
+      'data: {"a":1}\n\ndata:{"b":2}\r\n\r\n: comment\nevent: x\nid: 7\ndata: line one\ndata:  two\n\ndata: [DONE]\r\r';
     const expected = ['{"a":1}', '{"b":2}', "line one\n two", "[DONE]"];
     expect(parse([text])).toEqual(expected);
     for (let cut = 1; cut < text.length; cut++) expect(parse([text.slice(0, cut), text.slice(cut)])).toEqual(expected);

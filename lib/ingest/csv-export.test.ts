@@ -9,6 +9,6 @@ describe("spreadsheet-safe CSV export", () => {
     expect(spreadsheetSafe("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(spreadsheetSafe("\t=x")).toBe("'\t=x");
     expect(spreadsheetSafe("a=b")).toBe("a=b");
-    expect(exportRow(["=HYPERLINK(\"x\")", true, 0.5, null, "a,b\nc"])).toBe(`"'=HYPERLINK(""x"")",1,0.5,,"a,b\nc"\r\n`);
+    expect(exportRow(['=HYPERLINK("x")', true, 0.5, null, "a,b\nc"])).toBe(`"'=HYPERLINK(""x"")",1,0.5,,"a,b\nc"\r\n`);
   });
 });

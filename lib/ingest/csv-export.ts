@@ -15,4 +15,5 @@ export function exportField(value: string | number | boolean | null | undefined)
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const exportRow = (values: ReadonlyArray<string | number | boolean | null | undefined>) => values.map(exportField).join(",") + "\r\n";
+export const exportRow = (values: ReadonlyArray<string | number | boolean | null | undefined>) =>
+  values.map(exportField).join(",") + "\r\n";

@@ -22,7 +22,11 @@ export const datasetRowSchema = z.object({
 });
 export type DatasetRow = z.infer<typeof datasetRowSchema>;
 
-const int32 = z.number().int().nonnegative().max(2 ** 31 - 1);
+const int32 = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(2 ** 31 - 1);
 export const predictionRowSchema = z
   .object({
     itemId: z.string().min(1, "is empty").max(MAX_ID_LENGTH),
@@ -70,7 +74,14 @@ export function passesPredictionRow(r: PredictionRow): boolean {
 }
 
 export function passesDatasetRow(r: DatasetRow): boolean {
-  return typeof r.itemId === "string" && r.itemId.length >= 1 && r.itemId.length <= MAX_ID_LENGTH && typeof r.label === "boolean" && textOrNull(r.text, MAX_TEXT_LENGTH) && textOrNull(r.slice, MAX_SLICE_LENGTH);
+  return (
+    typeof r.itemId === "string" &&
+    r.itemId.length >= 1 &&
+    r.itemId.length <= MAX_ID_LENGTH &&
+    typeof r.label === "boolean" &&
+    textOrNull(r.text, MAX_TEXT_LENGTH) &&
+    textOrNull(r.slice, MAX_SLICE_LENGTH)
+  );
 }
 
 /** Accepted column names (header, case-insensitive), first match wins. */
@@ -103,7 +114,8 @@ type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
 /** A number from a CSV string or a JSON value; empty/null is "absent" (null). */
 export function readNumber(raw: unknown): Read<number | null> {
   if (raw === undefined || raw === null) return { ok: true, value: null };
-  if (typeof raw === "number") return Number.isFinite(raw) ? { ok: true, value: raw } : { ok: false, reason: "not a finite number" };
+  if (typeof raw === "number")
+    return Number.isFinite(raw) ? { ok: true, value: raw } : { ok: false, reason: "not a finite number" };
   if (typeof raw !== "string") return { ok: false, reason: "not a number" };
   const v = numberText(raw);
   return typeof v === "number" || v === null ? { ok: true, value: v } : { ok: false, reason: v };
@@ -123,7 +135,8 @@ export function readLabel(raw: unknown, mapping: LabelMapping | null): Read<bool
   const notALabel = mapping ? "not 0/1, true/false or a mapped class name" : "not 0/1 or true/false";
   if (raw === undefined || raw === null) return { ok: true, value: null };
   if (typeof raw === "boolean") return { ok: true, value: raw };
-  if (typeof raw === "number") return raw === 1 || raw === 0 ? { ok: true, value: raw === 1 } : { ok: false, reason: notALabel };
+  if (typeof raw === "number")
+    return raw === 1 || raw === 0 ? { ok: true, value: raw === 1 } : { ok: false, reason: notALabel };
   if (typeof raw !== "string") return { ok: false, reason: notALabel };
   if (raw === "1") return TRUE;
   if (raw === "0") return FALSE;
@@ -134,7 +147,9 @@ export function readLabel(raw: unknown, mapping: LabelMapping | null): Read<bool
   if (!mapping) return { ok: false, reason: notALabel };
   if (t === mapping.positiveClass.trim().toLowerCase()) return { ok: true, value: true };
   if (mapping.negativeLabels?.some((n) => n.trim().toLowerCase() === t)) return { ok: true, value: false };
-  const negatives = mapping.negativeLabels?.length ? `negative: ${mapping.negativeLabels.map((n) => `"${n}"`).join(", ")}` : "no negative class names given";
+  const negatives = mapping.negativeLabels?.length
+    ? `negative: ${mapping.negativeLabels.map((n) => `"${n}"`).join(", ")}`
+    : "no negative class names given";
   return { ok: false, reason: `outside the label mapping (positive: "${mapping.positiveClass}"; ${negatives})` };
 }
 
@@ -146,7 +161,8 @@ function readText(raw: unknown): string | null {
 
 function readId(raw: unknown): Read<string> {
   if (typeof raw === "number" && Number.isFinite(raw)) return { ok: true, value: String(raw) };
-  if (typeof raw !== "string") return { ok: false, reason: raw === undefined || raw === null ? "missing" : "not a string or number" };
+  if (typeof raw !== "string")
+    return { ok: false, reason: raw === undefined || raw === null ? "missing" : "not a string or number" };
   const t = raw.trim();
   return t === "" ? { ok: false, reason: "is empty" } : { ok: true, value: t };
 }
@@ -170,7 +186,11 @@ export interface DatasetColumnOptions {
 export type ResolvedColumns<K extends string> = { [key in K]?: string };
 
 /** Columns of a dataset file; a missing id or label column is a header error. */
-export function resolveDatasetColumns(columns: readonly string[], options: DatasetColumnOptions, line = 1): { ok: true; cols: ResolvedColumns<"id" | "label" | "text" | "slice"> } | { ok: false; issues: ParseIssue[] } {
+export function resolveDatasetColumns(
+  columns: readonly string[],
+  options: DatasetColumnOptions,
+  line = 1,
+): { ok: true; cols: ResolvedColumns<"id" | "label" | "text" | "slice"> } | { ok: false; issues: ParseIssue[] } {
   const cols = {
     id: pickColumn(columns, COLUMN_NAMES.id, options.idColumn),
     label: pickColumn(columns, COLUMN_NAMES.label, options.labelColumn),
@@ -178,14 +198,33 @@ export function resolveDatasetColumns(columns: readonly string[], options: Datas
     slice: pickColumn(columns, COLUMN_NAMES.slice, options.sliceColumn),
   };
   const issues: ParseIssue[] = [];
-  if (!cols.id) issues.push({ line, field: "(header)", value: show(columns.join(",")), reason: `no item id column (${options.idColumn ? `"${options.idColumn}"` : COLUMN_NAMES.id.join(", ")})` });
-  if (!cols.label) issues.push({ line, field: "(header)", value: show(columns.join(",")), reason: `no gold label column (${options.labelColumn ? `"${options.labelColumn}"` : COLUMN_NAMES.label.join(", ")})` });
-  if (options.textColumn && !cols.text) issues.push({ line, field: "(header)", value: options.textColumn, reason: "text column not found" });
-  if (options.sliceColumn && !cols.slice) issues.push({ line, field: "(header)", value: options.sliceColumn, reason: "slice column not found" });
+  if (!cols.id)
+    issues.push({
+      line,
+      field: "(header)",
+      value: show(columns.join(",")),
+      reason: `no item id column (${options.idColumn ? `"${options.idColumn}"` : COLUMN_NAMES.id.join(", ")})`,
+    });
+  if (!cols.label)
+    issues.push({
+      line,
+      field: "(header)",
+      value: show(columns.join(",")),
+      reason: `no gold label column (${options.labelColumn ? `"${options.labelColumn}"` : COLUMN_NAMES.label.join(", ")})`,
+    });
+  if (options.textColumn && !cols.text)
+    issues.push({ line, field: "(header)", value: options.textColumn, reason: "text column not found" });
+  if (options.sliceColumn && !cols.slice)
+    issues.push({ line, field: "(header)", value: options.sliceColumn, reason: "slice column not found" });
   return issues.length ? { ok: false, issues } : { ok: true, cols };
 }
 
-export function readDatasetRow(values: Record<string, unknown>, cols: ResolvedColumns<"id" | "label" | "text" | "slice">, mapping: LabelMapping, line: number): RowResult<DatasetRow> {
+export function readDatasetRow(
+  values: Record<string, unknown>,
+  cols: ResolvedColumns<"id" | "label" | "text" | "slice">,
+  mapping: LabelMapping,
+  line: number,
+): RowResult<DatasetRow> {
   const issues: ParseIssue[] = [];
   const id = readId(values[cols.id!]);
   if (!id.ok) issues.push({ line, field: cols.id!, value: show(values[cols.id!]), reason: id.reason });
@@ -201,7 +240,9 @@ export function readDatasetRow(values: Record<string, unknown>, cols: ResolvedCo
   };
   if (passesDatasetRow(candidate)) return { ok: true, row: candidate };
   const parsed = datasetRowSchema.safeParse(candidate);
-  return parsed.success ? { ok: true, row: parsed.data } : { ok: false, issues: zodIssues(parsed.error, line, candidate) };
+  return parsed.success
+    ? { ok: true, row: parsed.data }
+    : { ok: false, issues: zodIssues(parsed.error, line, candidate) };
 }
 
 export interface PredictionColumnOptions {
@@ -210,9 +251,22 @@ export interface PredictionColumnOptions {
   predictedColumn?: string;
 }
 
-type PredictionKey = "id" | "score" | "predicted" | "parseFailure" | "rawOutput" | "latencyMs" | "latencyS" | "inputTokens" | "outputTokens";
+type PredictionKey =
+  | "id"
+  | "score"
+  | "predicted"
+  | "parseFailure"
+  | "rawOutput"
+  | "latencyMs"
+  | "latencyS"
+  | "inputTokens"
+  | "outputTokens";
 
-export function resolvePredictionColumns(columns: readonly string[], options: PredictionColumnOptions, line = 1): { ok: true; cols: ResolvedColumns<PredictionKey> } | { ok: false; issues: ParseIssue[] } {
+export function resolvePredictionColumns(
+  columns: readonly string[],
+  options: PredictionColumnOptions,
+  line = 1,
+): { ok: true; cols: ResolvedColumns<PredictionKey> } | { ok: false; issues: ParseIssue[] } {
   const cols: ResolvedColumns<PredictionKey> = {
     id: pickColumn(columns, COLUMN_NAMES.id, options.idColumn),
     score: pickColumn(columns, COLUMN_NAMES.score, options.scoreColumn),
@@ -226,8 +280,20 @@ export function resolvePredictionColumns(columns: readonly string[], options: Pr
   };
   const issues: ParseIssue[] = [];
   const header = show(columns.join(","));
-  if (!cols.id) issues.push({ line, field: "(header)", value: header, reason: `no item id column (${options.idColumn ? `"${options.idColumn}"` : COLUMN_NAMES.id.join(", ")})` });
-  if (!cols.score && !cols.predicted) issues.push({ line, field: "(header)", value: header, reason: `neither a score column (${COLUMN_NAMES.score.join(", ")}) nor a predicted label column (${COLUMN_NAMES.predicted.join(", ")})` });
+  if (!cols.id)
+    issues.push({
+      line,
+      field: "(header)",
+      value: header,
+      reason: `no item id column (${options.idColumn ? `"${options.idColumn}"` : COLUMN_NAMES.id.join(", ")})`,
+    });
+  if (!cols.score && !cols.predicted)
+    issues.push({
+      line,
+      field: "(header)",
+      value: header,
+      reason: `neither a score column (${COLUMN_NAMES.score.join(", ")}) nor a predicted label column (${COLUMN_NAMES.predicted.join(", ")})`,
+    });
   return issues.length ? { ok: false, issues } : { ok: true, cols };
 }
 
@@ -244,11 +310,17 @@ function issueAt(values: Record<string, unknown>, column: string, reason: string
   return { line, field: column, value: show(values[column]), reason };
 }
 
-export function readPredictionRow(values: Record<string, unknown>, cols: ResolvedColumns<PredictionKey>, mapping: LabelMapping, line: number): RowResult<PredictionRow> {
+export function readPredictionRow(
+  values: Record<string, unknown>,
+  cols: ResolvedColumns<PredictionKey>,
+  mapping: LabelMapping,
+  line: number,
+): RowResult<PredictionRow> {
   let issues: ParseIssue[] | null = null;
   const idRaw = values[cols.id!];
   let itemId = "";
-  if (typeof idRaw === "string" && idRaw !== "" && idRaw.charCodeAt(0) > 32 && idRaw.charCodeAt(idRaw.length - 1) > 32) itemId = idRaw;
+  if (typeof idRaw === "string" && idRaw !== "" && idRaw.charCodeAt(0) > 32 && idRaw.charCodeAt(idRaw.length - 1) > 32)
+    itemId = idRaw;
   else {
     const id = readId(idRaw);
     if (id.ok) itemId = id.value;
@@ -292,11 +364,24 @@ export function readPredictionRow(values: Record<string, unknown>, cols: Resolve
     else (issues ??= []).push(issueAt(values, cols.outputTokens, r.reason, line));
   }
   if (issues) return { ok: false, issues };
-  const candidate = { itemId, score, predicted, parseFailure, rawOutput: cols.rawOutput ? readText(values[cols.rawOutput]) : null, latencyMs, inputTokens, outputTokens };
+  const candidate = {
+    itemId,
+    score,
+    predicted,
+    parseFailure,
+    rawOutput: cols.rawOutput ? readText(values[cols.rawOutput]) : null,
+    latencyMs,
+    inputTokens,
+    outputTokens,
+  };
   if (passesPredictionRow(candidate)) return { ok: true, row: candidate };
   const parsed = predictionRowSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, row: parsed.data };
-  const names: Record<string, string | undefined> = { itemId: cols.id, latencyMs: latencyColumn, score: cols.score ?? cols.predicted };
+  const names: Record<string, string | undefined> = {
+    itemId: cols.id,
+    latencyMs: latencyColumn,
+    score: cols.score ?? cols.predicted,
+  };
   return {
     ok: false,
     issues: parsed.error.issues.map((i) => {

@@ -28,8 +28,20 @@ export const labelledScoreRules: RowRules<ScoredRow> = {
     const score = pickColumn(columns, COLUMN_NAMES.score);
     const header = show(columns.join(","));
     const issues: ParseIssue[] = [];
-    if (!label) issues.push({ line, field: "(header)", value: header, reason: `no gold label column (${COLUMN_NAMES.label.join(", ")})` });
-    if (!score) issues.push({ line, field: "(header)", value: header, reason: `no score column (${COLUMN_NAMES.score.join(", ")})` });
+    if (!label)
+      issues.push({
+        line,
+        field: "(header)",
+        value: header,
+        reason: `no gold label column (${COLUMN_NAMES.label.join(", ")})`,
+      });
+    if (!score)
+      issues.push({
+        line,
+        field: "(header)",
+        value: header,
+        reason: `no score column (${COLUMN_NAMES.score.join(", ")})`,
+      });
     if (!label || !score) return { ok: false, issues };
     return {
       ok: true,
@@ -69,7 +81,11 @@ class Columns {
 }
 
 /** Reads every row of `file`; rows are kept only while no problem has been found. */
-export async function readLabelledScores(file: string, format: TabularFormat, maxIssues = 100): Promise<LabelledScores> {
+export async function readLabelledScores(
+  file: string,
+  format: TabularFormat,
+  maxIssues = 100,
+): Promise<LabelledScores> {
   const issues: ParseIssue[] = [];
   let issueCount = 0;
   const state = {
@@ -88,5 +104,10 @@ export async function readLabelledScores(file: string, format: TabularFormat, ma
     if (issueCount > 0) continue; // the file is rejected; go on reading only to report every problem
     for (const { row } of batch) columns.push(row.label, row.score);
   }
-  return { labels: columns.labels.subarray(0, columns.n), scores: columns.scores.subarray(0, columns.n), issues, issueCount };
+  return {
+    labels: columns.labels.subarray(0, columns.n),
+    scores: columns.scores.subarray(0, columns.n),
+    issues,
+    issueCount,
+  };
 }

@@ -39,7 +39,10 @@ describe("matchModels", () => {
   });
 
   test("an org-qualified name still picks its own candidate; a bare ambiguous name is not guessed", () => {
-    const { matched, unmatched } = matchModels(["mistralai/Mistral-7B-Instruct-v0.2", "Mistral-7B-Instruct-v0.2"], candidates);
+    const { matched, unmatched } = matchModels(
+      ["mistralai/Mistral-7B-Instruct-v0.2", "Mistral-7B-Instruct-v0.2"],
+      candidates,
+    );
     expect(matched.get("mistralai/Mistral-7B-Instruct-v0.2")).toBe("c4");
     expect(unmatched).toEqual(["Mistral-7B-Instruct-v0.2"]);
   });
@@ -49,7 +52,14 @@ describe("matchModels", () => {
   });
 
   test("groupModelNames: one model's spellings across files share a group; a distinct fine-tune does not", () => {
-    const groups = groupModelNames(["meta-llama/Llama-2-7b-chat-hf", "meta-llama__Llama-2-7b-chat-hf", "Llama-2-7b-chat-hf", "tiiuae/falcon-180B-chat", "falcon-180b-chat", "tiiuae/falcon-180B"]);
+    const groups = groupModelNames([
+      "meta-llama/Llama-2-7b-chat-hf",
+      "meta-llama__Llama-2-7b-chat-hf",
+      "Llama-2-7b-chat-hf",
+      "tiiuae/falcon-180B-chat",
+      "falcon-180b-chat",
+      "tiiuae/falcon-180B",
+    ]);
     expect(groups.get("meta-llama__Llama-2-7b-chat-hf")).toBe("meta-llama/Llama-2-7b-chat-hf");
     expect(groups.get("Llama-2-7b-chat-hf")).toBe("meta-llama/Llama-2-7b-chat-hf");
     expect(groups.get("falcon-180b-chat")).toBe("tiiuae/falcon-180B-chat");

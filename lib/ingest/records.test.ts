@@ -20,33 +20,46 @@ const quote = (f: string) => (/[",\r\n]/.test(f) || f === "" ? `"${f.replace(/"/
 
 describe("streaming CSV reader", () => {
   it("reads what csv-parse reads: quotes, commas, newlines, CRLF, BOM (property)", async () => {
-    const field = fc.string({ unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r\n", " ", "é", "=") , maxLength: 8 });
+    const field = fc.string({ unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r\n", " ", "é", "="), maxLength: 8 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(field, field), { minLength: 1, maxLength: 20 }), fc.boolean(), fc.boolean(), async (rows, crlf, bom) => {
-        const eol = crlf ? "\r\n" : "\n";
-        const text = (bom ? "\uFEFF" : "") + ["a,b", ...rows.map((r) => r.map(quote).join(","))].join(eol) + eol;
-        const expected = (parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][]).slice(1);
-        const got = (await events(text)).filter((e) => e.kind === "record").map((e) => (e.kind === "record" ? [e.values.a, e.values.b] : []));
-        expect(got).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(field, field), { minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (rows, crlf, bom) => {
+          const eol = crlf ? "\r\n" : "\n";
+          const text = (bom ? "\uFEFF" : "") + ["a,b", ...rows.map((r) => r.map(quote).join(","))].join(eol) + eol;
+          const expected = (
+            parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][]
+          ).slice(1);
+          const got = (await events(text))
+            .filter((e) => e.kind === "record")
+            .map((e) => (e.kind === "record" ? [e.values.a, e.values.b] : []));
+          expect(got).toEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("reads across 1 MB chunk boundaries (3 MB of mixed quoted records)", async () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const pieces = ["x", ",", '"', "\n", "\r\n", "é", "long text "];
     const rows: string[][] = [];
     let size = 0;
     while (size < 3_000_000) {
-      const row = [0, 1].map(() => Array.from({ length: Math.floor(rnd() * 12) }, () => pieces[Math.floor(rnd() * pieces.length)]).join(""));
+      const row = [0, 1].map(() =>
+        Array.from({ length: Math.floor(rnd() * 12) }, () => pieces[Math.floor(rnd() * pieces.length)]).join(""),
+      );
       rows.push(row);
       size += row[0]!.length + row[1]!.length + 6;
     }
     const text = ["a,b", ...rows.map((r) => r.map(quote).join(","))].join("\r\n") + "\r\n";
     const expected = (parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][]).slice(1);
-    const got = (await events(text)).filter((e) => e.kind === "record").map((e) => (e.kind === "record" ? [e.values.a, e.values.b] : []));
+    const got = (await events(text))
+      .filter((e) => e.kind === "record")
+      .map((e) => (e.kind === "record" ? [e.values.a, e.values.b] : []));
     expect(got.length).toBe(expected.length);
     expect(got).toEqual(expected);
   });
@@ -63,10 +76,19 @@ describe("streaming CSV reader", () => {
 
   it("names an unclosed quote, a bad field count and invalid UTF-8", async () => {
     expect((await events('id,t\n1,"open\n2,x\n')).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 2 } });
-    expect(await events("id,t\n1,2,3\n")).toContainEqual({ kind: "row-error", issue: { line: 2, field: "(row)", value: "3 fields", reason: "has 3 fields, the header has 2" } });
-    expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0xff, 0x0a]))).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 2, reason: "not valid UTF-8" } });
+    expect(await events("id,t\n1,2,3\n")).toContainEqual({
+      kind: "row-error",
+      issue: { line: 2, field: "(row)", value: "3 fields", reason: "has 3 fields, the header has 2" },
+    });
+    expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0xff, 0x0a]))).at(-1)).toMatchObject({
+      kind: "file-error",
+      issue: { line: 2, reason: "not valid UTF-8" },
+    });
     // A file that ends inside a character (the first two bytes of "€").
-    expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0x61, 0x0a, 0xe2, 0x82]))).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 3, reason: "not valid UTF-8" } });
+    expect((await events(Buffer.from([0x69, 0x64, 0x0a, 0x61, 0x0a, 0xe2, 0x82]))).at(-1)).toMatchObject({
+      kind: "file-error",
+      issue: { line: 3, reason: "not valid UTF-8" },
+    });
   });
 
   it("reads characters cut by the 1 MiB read boundary, and names a bad byte after it", async () => {
@@ -78,6 +100,9 @@ describe("streaming CSV reader", () => {
     expect(records).toHaveLength(200_000);
     expect(records.every((e) => e.kind === "record" && e.values.t === "€x")).toBe(true);
     const bad = Buffer.concat([Buffer.from(text), Buffer.from([0x39, 0x2c, 0xc3, 0x28, 0x0a])]);
-    expect((await events(bad)).at(-1)).toMatchObject({ kind: "file-error", issue: { line: 200_002, reason: "not valid UTF-8" } });
+    expect((await events(bad)).at(-1)).toMatchObject({
+      kind: "file-error",
+      issue: { line: 200_002, reason: "not valid UTF-8" },
+    });
   });
 });

@@ -38,7 +38,13 @@ export async function detectTabularFormat(file: string, fileName: string, explic
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
     const head = buffer.subarray(0, bytesRead);
     if (head.subarray(0, 4).toString("latin1") === "PAR1") return "parquet";
-    return head.toString("utf8").replace(/^\uFEFF/, "").trimStart().startsWith("{") ? "jsonl" : "csv";
+    return head
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trimStart()
+      .startsWith("{")
+      ? "jsonl"
+      : "csv";
   } finally {
     await handle.close();
   }
@@ -54,7 +60,8 @@ export class InvalidUtf8Error extends Error {
 export async function* utf8Chunks(file: string): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield decoder.decode(chunk as Buffer, { stream: true });
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+      yield decoder.decode(chunk as Buffer, { stream: true });
     const rest = decoder.decode();
     if (rest) yield rest;
   } catch (error) {
@@ -111,7 +118,11 @@ async function firstInvalidUtf8Line(file: string): Promise<number> {
 }
 
 /** Header names are matched case-insensitively, trimmed. */
-export const normaliseHeader = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase();
+export const normaliseHeader = (h: string) =>
+  h
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase();
 
 /** Records per yielded batch: millions of rows must not cost millions of generator hops downstream. */
 const CSV_BATCH = 2048;
@@ -129,7 +140,13 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
   // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
   // csv-parse's parser is driven directly, a file chunk at a time: its records come back in an
   // array, without a stream hop (a promise) per record.
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ["\r\n", "\n"] }) as unknown as { api: CsvApi };
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: false,
+    relax_quotes: false,
+    record_delimiter: ["\r\n", "\n"],
+  }) as unknown as { api: CsvApi };
   const api = parser.api;
   let header: string[] | null = null;
   let line = 1;
@@ -150,7 +167,15 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
         header = fields.map(normaliseHeader);
         batch.push({ kind: "header", line: at, columns: header });
       } else if (fields.length !== header.length) {
-        batch.push({ kind: "row-error", issue: { line: at, field: "(row)", value: `${fields.length} fields`, reason: `has ${fields.length} fields, the header has ${header.length}` } });
+        batch.push({
+          kind: "row-error",
+          issue: {
+            line: at,
+            field: "(row)",
+            value: `${fields.length} fields`,
+            reason: `has ${fields.length} fields, the header has ${header.length}`,
+          },
+        });
       } else {
         const values: Record<string, unknown> = {};
         for (let i = 0; i < fields.length; i++) values[header[i]!] = fields[i];
@@ -189,7 +214,14 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
 }
 
 /** The part of csv-parse's parser its stream drives (`Parser.api`): parse a chunk, records to `push`, an error returned. */
-type CsvApi = { parse(chunk: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined };
+type CsvApi = {
+  parse(
+    chunk: Buffer | undefined,
+    end: boolean,
+    push: (record: string[]) => void,
+    close: () => void,
+  ): Error | undefined;
+};
 
 /** Record events one at a time (small files, tests). */
 export async function* readCsvRecords(file: string): AsyncGenerator<RecordEvent> {
@@ -214,11 +246,22 @@ export async function* readJsonlBatches(file: string): AsyncGenerator<RecordEven
     try {
       row = JSON.parse(text);
     } catch (error) {
-      batch.push({ kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: `not valid JSON (${error instanceof Error ? error.message : "parse error"}); truncated?` } });
+      batch.push({
+        kind: "row-error",
+        issue: {
+          line,
+          field: "(row)",
+          value: show(text),
+          reason: `not valid JSON (${error instanceof Error ? error.message : "parse error"}); truncated?`,
+        },
+      });
       return;
     }
     if (!row || typeof row !== "object" || Array.isArray(row)) {
-      batch.push({ kind: "row-error", issue: { line, field: "(row)", value: show(text), reason: "not a JSON object" } });
+      batch.push({
+        kind: "row-error",
+        issue: { line, field: "(row)", value: show(text), reason: "not a JSON object" },
+      });
       return;
     }
     const values: Record<string, unknown> = {};
@@ -263,7 +306,11 @@ export function show(value: unknown): string {
 }
 
 /** The first of `names` present in the header (normalised), or undefined. */
-export function pickColumn(columns: readonly string[], names: readonly string[], explicit?: string): string | undefined {
+export function pickColumn(
+  columns: readonly string[],
+  names: readonly string[],
+  explicit?: string,
+): string | undefined {
   if (explicit) {
     const n = normaliseHeader(explicit);
     return columns.includes(n) ? n : undefined;
@@ -284,7 +331,16 @@ export async function* readParquetBatches(file: string): AsyncGenerator<RecordEv
     buffer = await hp.asyncBufferFromFile(file);
     metadata = await hp.parquetMetadataAsync(buffer);
   } catch (error) {
-    yield [{ kind: "file-error", issue: { line: 1, field: "(file)", reason: `not a valid Parquet file: ${error instanceof Error ? error.message : String(error)}` } }];
+    yield [
+      {
+        kind: "file-error",
+        issue: {
+          line: 1,
+          field: "(file)",
+          reason: `not a valid Parquet file: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      },
+    ];
     return;
   }
   const names = hp.parquetSchema(metadata).children.map((c) => c.element.name);
@@ -294,14 +350,34 @@ export async function* readParquetBatches(file: string): AsyncGenerator<RecordEv
     const end = start + Number(group.num_rows);
     let rows: Record<string, unknown>[];
     try {
-      rows = (await hp.parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end })) as Record<string, unknown>[];
+      rows = (await hp.parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end })) as Record<
+        string,
+        unknown
+      >[];
     } catch (error) {
-      yield [{ kind: "file-error", issue: { line: start + 1, field: "(file)", reason: `unreadable Parquet row group: ${error instanceof Error ? error.message : String(error)}` } }];
+      yield [
+        {
+          kind: "file-error",
+          issue: {
+            line: start + 1,
+            field: "(file)",
+            reason: `unreadable Parquet row group: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        },
+      ];
       return;
     }
     const batch: RecordEvent[] = rows.map((row, i) => {
       const values: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(row)) values[normaliseHeader(k)] = typeof v === "bigint" ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v instanceof Date ? v.toISOString() : v;
+      for (const [k, v] of Object.entries(row))
+        values[normaliseHeader(k)] =
+          typeof v === "bigint"
+            ? Number.isSafeInteger(Number(v))
+              ? Number(v)
+              : v.toString()
+            : v instanceof Date
+              ? v.toISOString()
+              : v;
       return { kind: "record", line: start + i + 1, values };
     });
     if (batch.length) yield batch;

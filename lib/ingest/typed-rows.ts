@@ -10,7 +10,10 @@ import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent,
  * file and a file without data rows are issues.
  */
 
-export type ReadRow<R> = (values: Record<string, unknown>, line: number) => { ok: true; row: R } | { ok: false; issues: ParseIssue[] };
+export type ReadRow<R> = (
+  values: Record<string, unknown>,
+  line: number,
+) => { ok: true; row: R } | { ok: false; issues: ParseIssue[] };
 
 export interface RowRules<R> {
   /** Resolves columns from the header (CSV, Parquet) or the first record (JSON Lines); issues reject the file. */
@@ -27,14 +30,24 @@ export interface RowStream {
 export type Typed<R> = { row: R; line: number };
 
 export function tabularBatches(file: string, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
-  return format === "csv" ? readCsvBatches(file) : format === "parquet" ? readParquetBatches(file) : readJsonlBatches(file);
+  return format === "csv"
+    ? readCsvBatches(file)
+    : format === "parquet"
+      ? readParquetBatches(file)
+      : readJsonlBatches(file);
 }
 
 /**
  * Typed rows with their lines, in batches; issues go to `state.issues`. With `limit`, a file of
  * more rows than `limit.rows` throws `limit.error()` as soon as the row after the limit is read.
  */
-export async function* typedRows<R>(file: string, format: TabularFormat, rules: RowRules<R>, state: RowStream, limit?: { rows: number; error: () => Error }): AsyncGenerator<Typed<R>[]> {
+export async function* typedRows<R>(
+  file: string,
+  format: TabularFormat,
+  rules: RowRules<R>,
+  state: RowStream,
+  limit?: { rows: number; error: () => Error },
+): AsyncGenerator<Typed<R>[]> {
   let read: ReadRow<R> | null = null;
   let headerFailed = false;
   let sawHeader = false;

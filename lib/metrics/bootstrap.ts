@@ -30,7 +30,8 @@ export function prepareRanking(labels: Labels, scores: Scores): PreparedRanking 
   for (let i = 0, j = 0; i < labels.length; i++) if (labels[i] === 1) sorted[j++] = scores[i] as number;
   const ascending = radixSortFloat64(sorted, new Float64Array(positives));
   let k = 0;
-  for (let i = 0; i < positives; i++) if (i === 0 || ascending[i] !== ascending[i - 1]) ascending[k++] = ascending[i] as number;
+  for (let i = 0; i < positives; i++)
+    if (i === 0 || ascending[i] !== ascending[i - 1]) ascending[k++] = ascending[i] as number;
   const distinct = ascending.subarray(0, k);
   const positiveGroup = new Uint32Array(positives);
   const negativeSegment = new Uint32Array(labels.length - positives);
@@ -68,7 +69,15 @@ export interface ResampleMetrics {
  *   AUC  = Σ_negatives [#positives above + ½·#positives tied] / (P·N)   (`roc_auc_score`)
  * where h_k is the multiplicity of group k.
  */
-export function resampleMetrics(posHist: Int32Array, negHist: Int32Array, positives: number, negatives: number, wPos: number, wNeg: number, out: ResampleMetrics): void {
+export function resampleMetrics(
+  posHist: Int32Array,
+  negHist: Int32Array,
+  positives: number,
+  negatives: number,
+  wPos: number,
+  wNeg: number,
+  out: ResampleMetrics,
+): void {
   const groups = posHist.length;
   let tp = 0;
   let fp = 0;
@@ -139,13 +148,19 @@ export const DEFAULT_REPLICATES = 1000;
  * a xoshiro128** stream seeded by (seed, b). Every candidate in `rankings` sees the same draws,
  * which makes the bootstrap paired. Requires both classes.
  */
-export function bootstrapReplicates(rankings: readonly PreparedRanking[], options: BootstrapOptions = {}): Replicates[] {
+export function bootstrapReplicates(
+  rankings: readonly PreparedRanking[],
+  options: BootstrapOptions = {},
+): Replicates[] {
   const first = rankings[0];
   if (!first) throw new RangeError("no ranking to resample");
   const positives = first.positiveGroup.length;
   const negatives = first.negativeSegment.length;
   if (positives === 0 || negatives === 0) throw new RangeError("the bootstrap needs both classes");
-  const weights = options.prevalence === undefined ? { positive: 1, negative: 1 } : prevalenceWeights(positives, negatives, options.prevalence).value;
+  const weights =
+    options.prevalence === undefined
+      ? { positive: 1, negative: 1 }
+      : prevalenceWeights(positives, negatives, options.prevalence).value;
   if (!weights) throw new RangeError("prevalence weights undefined");
   const from = options.from ?? 0;
   const to = options.to ?? options.replicates ?? DEFAULT_REPLICATES;
@@ -171,7 +186,9 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
     const start = rng.exportState();
     countsPos.fill(0);
     countsNeg.fill(0);
-    const counted = countUniformDraws(rng, countsPos, positives, positives) && countUniformDraws(rng, countsNeg, negatives, negatives);
+    const counted =
+      countUniformDraws(rng, countsPos, positives, positives) &&
+      countUniformDraws(rng, countsNeg, negatives, negatives);
     if (!counted) {
       rng.importState(start);
       drawnPos ??= new Uint32Array(positives);
@@ -196,7 +213,9 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       o.averagePrecisionAtPrevalence[b - from] = one.averagePrecisionAtPrevalence;
       o.rocAuc[b - from] = one.rocAuc;
       // The selection on the same histograms: O(K) more per replicate, no draw, no sort.
-      if (o.threshold) o.threshold[b - from] = r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
+      if (o.threshold)
+        o.threshold[b - from] =
+          r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
     });
     options.onReplicate?.(b);
   }
@@ -220,7 +239,12 @@ function needsBothClasses(labels: Labels): string | null {
 /** Percentile 95% intervals [P2.5, P97.5] of AP, AP_π and ROC-AUC over the stratified bootstrap. */
 export function bootstrapIntervals(labels: Labels, scores: Scores, options: BootstrapOptions = {}): BootstrapIntervals {
   const reason = needsBothClasses(labels);
-  if (reason) return { averagePrecision: undefinedBecause(reason), averagePrecisionAtPrevalence: undefinedBecause(reason), rocAuc: undefinedBecause(reason) };
+  if (reason)
+    return {
+      averagePrecision: undefinedBecause(reason),
+      averagePrecisionAtPrevalence: undefinedBecause(reason),
+      rocAuc: undefinedBecause(reason),
+    };
   const [r] = bootstrapReplicates([prepareRanking(labels, scores)], options);
   return intervalsOf(r!);
 }
@@ -238,7 +262,12 @@ export function intervalsOf(r: Replicates): BootstrapIntervals {
  * both are evaluated on the same resample in every replicate; percentile 95% interval.
  * An interval that excludes 0 means the difference is significant on this data.
  */
-export function pairedDeltaApInterval(labels: Labels, scoresA: Scores, scoresB: Scores, options: BootstrapOptions = {}): Maybe<Interval> {
+export function pairedDeltaApInterval(
+  labels: Labels,
+  scoresA: Scores,
+  scoresB: Scores,
+  options: BootstrapOptions = {},
+): Maybe<Interval> {
   const reason = needsBothClasses(labels);
   if (reason) return undefinedBecause(reason);
   const [a, b] = bootstrapReplicates([prepareRanking(labels, scoresA), prepareRanking(labels, scoresB)], options);

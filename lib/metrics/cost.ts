@@ -11,7 +11,10 @@ export interface CostModel {
 
 /** Expected cost per 1,000 items (SPEC §4): 1000·(π·(1−TPR)·C_FN + (1−π)·FPR·C_FP). */
 export function expectedCostPer1k(tpr: number, fpr: number, model: CostModel): number {
-  return 1000 * (model.prevalence * (1 - tpr) * model.costFalseNegative + (1 - model.prevalence) * fpr * model.costFalsePositive);
+  return (
+    1000 *
+    (model.prevalence * (1 - tpr) * model.costFalseNegative + (1 - model.prevalence) * fpr * model.costFalsePositive)
+  );
 }
 
 /** Expected cost per 1,000 items of the rule s ≥ t; undefined without both classes. */
@@ -45,22 +48,37 @@ export function costOptimalThreshold(counts: RankedCounts, model: CostModel): Ma
   let best = -1;
   let bestCost = Infinity;
   for (let i = counts.thresholds.length - 1; i >= 0; i--) {
-    const cost = expectedCostPer1k((counts.tps[i] as number) / counts.positives, (counts.fps[i] as number) / counts.negatives, model);
+    const cost = expectedCostPer1k(
+      (counts.tps[i] as number) / counts.positives,
+      (counts.fps[i] as number) / counts.negatives,
+      model,
+    );
     if (cost < bestCost) {
       bestCost = cost;
       best = i;
     }
   }
-  return defined({ threshold: counts.thresholds[best] as number, expectedCostPer1k: bestCost, predictNothingCostPer1k: expectedCostPer1k(0, 0, model) });
+  return defined({
+    threshold: counts.thresholds[best] as number,
+    expectedCostPer1k: bestCost,
+    predictNothingCostPer1k: expectedCostPer1k(0, 0, model),
+  });
 }
 
 /** Expected cost per 1,000 items at every distinct threshold, ascending (downsample for charts). */
-export function costCurve(counts: RankedCounts, model: CostModel): Maybe<{ thresholds: Float64Array; costPer1k: Float64Array }> {
+export function costCurve(
+  counts: RankedCounts,
+  model: CostModel,
+): Maybe<{ thresholds: Float64Array; costPer1k: Float64Array }> {
   if (counts.positives === 0) return undefinedBecause(REASONS.noPositives);
   if (counts.negatives === 0) return undefinedBecause(REASONS.noNegatives);
   const costPer1k = new Float64Array(counts.thresholds.length);
   for (let i = 0; i < costPer1k.length; i++) {
-    costPer1k[i] = expectedCostPer1k((counts.tps[i] as number) / counts.positives, (counts.fps[i] as number) / counts.negatives, model);
+    costPer1k[i] = expectedCostPer1k(
+      (counts.tps[i] as number) / counts.positives,
+      (counts.fps[i] as number) / counts.negatives,
+      model,
+    );
   }
   return defined({ thresholds: counts.thresholds, costPer1k });
 }

@@ -7,17 +7,25 @@
  *    (Steinarsson, 2013), which keeps the points that shape the curve most.
  * Returns ascending indices. Metrics such as AP are always computed from the full curve.
  */
-export function downsampleIndices(x: ArrayLike<number>, y: ArrayLike<number>, maxPoints: number, keep: readonly number[] = []): number[] {
+export function downsampleIndices(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  maxPoints: number,
+  keep: readonly number[] = [],
+): number[] {
   const n = x.length;
   if (n !== y.length) throw new RangeError("x and y differ in length");
   if (n === 0) return [];
   const mandatory = new Set<number>([0, n - 1, ...keep.filter((i) => i >= 0 && i < n)]);
-  if (maxPoints < mandatory.size) throw new RangeError(`maxPoints ${maxPoints} is less than the ${mandatory.size} points that must be kept`);
+  if (maxPoints < mandatory.size)
+    throw new RangeError(`maxPoints ${maxPoints} is less than the ${mandatory.size} points that must be kept`);
   if (n <= maxPoints) return range(n);
   const corners: number[] = [];
   for (let i = 1; i < n - 1; i++) {
     if (mandatory.has(i)) continue;
-    const cross = ((x[i] as number) - (x[i - 1] as number)) * ((y[i + 1] as number) - (y[i] as number)) - ((y[i] as number) - (y[i - 1] as number)) * ((x[i + 1] as number) - (x[i] as number));
+    const cross =
+      ((x[i] as number) - (x[i - 1] as number)) * ((y[i + 1] as number) - (y[i] as number)) -
+      ((y[i] as number) - (y[i - 1] as number)) * ((x[i + 1] as number) - (x[i] as number));
     if (cross !== 0) corners.push(i);
   }
   const budget = maxPoints - mandatory.size;
@@ -30,7 +38,12 @@ function range(n: number): number[] {
 }
 
 /** LTTB over candidate indices: one point per bucket, the one with the largest triangle. */
-function largestTriangleBuckets(x: ArrayLike<number>, y: ArrayLike<number>, candidates: number[], buckets: number): number[] {
+function largestTriangleBuckets(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  candidates: number[],
+  buckets: number,
+): number[] {
   if (buckets <= 0) return [];
   const chosen: number[] = [];
   const size = candidates.length / buckets;

@@ -42,7 +42,17 @@ export interface MetricsReport {
   brier: N;
   logLoss: N;
   undefinedReasons: Record<string, string>;
-  atThreshold: { threshold: number; tp: number; fp: number; tn: number; fn: number; precision: N; recall: N; f1: N; fpr: N };
+  atThreshold: {
+    threshold: number;
+    tp: number;
+    fp: number;
+    tn: number;
+    fn: number;
+    precision: N;
+    recall: N;
+    f1: N;
+    fpr: N;
+  };
   curve?: { precision: number[]; recall: number[] | null; thresholds: number[] };
   reweighted?: {
     prevalence: number;
@@ -53,7 +63,13 @@ export interface MetricsReport {
     costOptimalThreshold?: N;
     costOptimalExpectedCostPer1k?: N;
   };
-  intervals?: { precision: Interval | null; recall: Interval | null; averagePrecision: Interval | null; rocAuc: Interval | null; averagePrecisionAtPrevalence?: Interval | null };
+  intervals?: {
+    precision: Interval | null;
+    recall: Interval | null;
+    averagePrecision: Interval | null;
+    rocAuc: Interval | null;
+    averagePrecisionAtPrevalence?: Interval | null;
+  };
 }
 
 export const DEFAULT_THRESHOLD = 0.5;
@@ -63,7 +79,12 @@ export const DEFAULT_THRESHOLD = 0.5;
  * of the `verdict metrics` command and of the stored {@link RunMetrics}. A null value always has
  * its reason in `undefinedReasons`, keyed by the value's path ("atThreshold.precision").
  */
-export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}, counts: RankedCounts = rankCounts(labels, scores)): MetricsReport {
+export function evaluate(
+  labels: Labels,
+  scores: Scores,
+  options: EvaluateOptions = {},
+  counts: RankedCounts = rankCounts(labels, scores),
+): MetricsReport {
   const reasons: Record<string, string> = {};
   const take = <T>(path: string, m: Maybe<T>): T | null => {
     if (m.value === null) reasons[path] = m.reason ?? REASONS.noItems;
@@ -98,16 +119,27 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
   if (options.curve && curve.value) {
     const c = curve.value;
     if (!c.recall) reasons["curve.recall"] = c.recallReason ?? REASONS.noPositives;
-    report.curve = { precision: Array.from(c.precision), recall: c.recall ? Array.from(c.recall) : null, thresholds: Array.from(c.thresholds) };
+    report.curve = {
+      precision: Array.from(c.precision),
+      recall: c.recall ? Array.from(c.recall) : null,
+      thresholds: Array.from(c.thresholds),
+    };
   }
-  if (options.prevalence !== undefined) report.reweighted = reweighted(counts, options.prevalence, options, rates.recall, take);
+  if (options.prevalence !== undefined)
+    report.reweighted = reweighted(counts, options.prevalence, options, rates.recall, take);
   if (options.bootstrap) report.intervals = intervals(labels, scores, counts, conf, options, take);
   return report;
 }
 
 type Take = <T>(path: string, m: Maybe<T>) => T | null;
 
-function reweighted(counts: RankedCounts, prevalence: number, options: EvaluateOptions, recall: Maybe<number>, take: Take): NonNullable<MetricsReport["reweighted"]> {
+function reweighted(
+  counts: RankedCounts,
+  prevalence: number,
+  options: EvaluateOptions,
+  recall: Maybe<number>,
+  take: Take,
+): NonNullable<MetricsReport["reweighted"]> {
   const weights = prevalenceWeights(counts.positives, counts.negatives, prevalence);
   const conf = confusionFromCounts(counts, options.threshold ?? DEFAULT_THRESHOLD);
   const precision: Maybe<number> = weights.value
@@ -115,25 +147,57 @@ function reweighted(counts: RankedCounts, prevalence: number, options: EvaluateO
     : { value: null, reason: weights.reason ?? REASONS.noPrevalence };
   const out: NonNullable<MetricsReport["reweighted"]> = {
     prevalence,
-    averagePrecision: take("reweighted.averagePrecision", weights.value ? averagePrecision(counts, weights.value) : { value: null, reason: weights.reason ?? REASONS.noPrevalence }),
+    averagePrecision: take(
+      "reweighted.averagePrecision",
+      weights.value
+        ? averagePrecision(counts, weights.value)
+        : { value: null, reason: weights.reason ?? REASONS.noPrevalence },
+    ),
     precision: take("reweighted.precision", precision),
     recall: take("reweighted.recall", recall),
   };
   if (options.costFalseNegative !== undefined && options.costFalsePositive !== undefined) {
-    const model: CostModel = { prevalence, costFalseNegative: options.costFalseNegative, costFalsePositive: options.costFalsePositive };
-    out.expectedCostPer1k = take("reweighted.expectedCostPer1k", expectedCostAt(counts, options.threshold ?? DEFAULT_THRESHOLD, model));
+    const model: CostModel = {
+      prevalence,
+      costFalseNegative: options.costFalseNegative,
+      costFalsePositive: options.costFalsePositive,
+    };
+    out.expectedCostPer1k = take(
+      "reweighted.expectedCostPer1k",
+      expectedCostAt(counts, options.threshold ?? DEFAULT_THRESHOLD, model),
+    );
     const best = costOptimalThreshold(counts, model);
-    out.costOptimalThreshold = take("reweighted.costOptimalThreshold", best.value ? { value: best.value.threshold, reason: null } : best);
-    out.costOptimalExpectedCostPer1k = take("reweighted.costOptimalExpectedCostPer1k", best.value ? { value: best.value.expectedCostPer1k, reason: null } : best);
+    out.costOptimalThreshold = take(
+      "reweighted.costOptimalThreshold",
+      best.value ? { value: best.value.threshold, reason: null } : best,
+    );
+    out.costOptimalExpectedCostPer1k = take(
+      "reweighted.costOptimalExpectedCostPer1k",
+      best.value ? { value: best.value.expectedCostPer1k, reason: null } : best,
+    );
   }
   return out;
 }
 
-function intervals(labels: Labels, scores: Scores, counts: RankedCounts, conf: { tp: number; fp: number; fn: number }, options: EvaluateOptions, take: Take): NonNullable<MetricsReport["intervals"]> {
+function intervals(
+  labels: Labels,
+  scores: Scores,
+  counts: RankedCounts,
+  conf: { tp: number; fp: number; fn: number },
+  options: EvaluateOptions,
+  take: Take,
+): NonNullable<MetricsReport["intervals"]> {
   const both = counts.positives > 0 && counts.negatives > 0;
   const reason = counts.positives === 0 ? REASONS.noPositives : REASONS.noNegatives;
   const boot = both
-    ? intervalsOf(options.replicates ?? bootstrapReplicates([prepareRanking(labels, scores)], { replicates: options.bootstrap, seed: options.seed ?? 0, prevalence: options.prevalence })[0]!)
+    ? intervalsOf(
+        options.replicates ??
+          bootstrapReplicates([prepareRanking(labels, scores)], {
+            replicates: options.bootstrap,
+            seed: options.seed ?? 0,
+            prevalence: options.prevalence,
+          })[0]!,
+      )
     : null;
   const none = { value: null, reason } as const;
   const out: NonNullable<MetricsReport["intervals"]> = {
@@ -142,6 +206,10 @@ function intervals(labels: Labels, scores: Scores, counts: RankedCounts, conf: {
     averagePrecision: take("intervals.averagePrecision", boot ? boot.averagePrecision : none),
     rocAuc: take("intervals.rocAuc", boot ? boot.rocAuc : none),
   };
-  if (options.prevalence !== undefined) out.averagePrecisionAtPrevalence = take("intervals.averagePrecisionAtPrevalence", boot ? boot.averagePrecisionAtPrevalence : none);
+  if (options.prevalence !== undefined)
+    out.averagePrecisionAtPrevalence = take(
+      "intervals.averagePrecisionAtPrevalence",
+      boot ? boot.averagePrecisionAtPrevalence : none,
+    );
   return out;
 }

@@ -39,15 +39,21 @@ export function exactMcNemar(onlyACorrect: number, onlyBCorrect: number): McNema
 }
 
 /** McNemar on the errors of two candidates at their own operating thresholds (s ≥ t). */
-export function mcnemarAtThresholds(labels: Labels, scoresA: Scores, thresholdA: number, scoresB: Scores, thresholdB: number): McNemarResult {
+export function mcnemarAtThresholds(
+  labels: Labels,
+  scoresA: Scores,
+  thresholdA: number,
+  scoresB: Scores,
+  thresholdB: number,
+): McNemarResult {
   checkBinaryInput(labels, scoresA);
   checkBinaryInput(labels, scoresB);
   let b = 0;
   let c = 0;
   for (let i = 0; i < labels.length; i++) {
     const y = labels[i] === 1;
-    const aRight = ((scoresA[i] as number) >= thresholdA) === y;
-    const bRight = ((scoresB[i] as number) >= thresholdB) === y;
+    const aRight = (scoresA[i] as number) >= thresholdA === y;
+    const bRight = (scoresB[i] as number) >= thresholdB === y;
     if (aRight && !bRight) b++;
     else if (bRight && !aRight) c++;
   }

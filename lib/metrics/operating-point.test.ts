@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { confusionAt, expectedCostPer1k, precisionAtPrevalence, splitInHalves, summarize, Xoshiro128, type OperatingPoint, type SelectionRule } from "./index";
+import {
+  confusionAt,
+  expectedCostPer1k,
+  precisionAtPrevalence,
+  splitInHalves,
+  summarize,
+  Xoshiro128,
+  type OperatingPoint,
+  type SelectionRule,
+} from "./index";
 
 /** Φ, the standard normal CDF (Abramowitz & Stegun 7.1.26 on erf; |error| < 1.5e-7). */
 function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }
 
@@ -16,10 +27,20 @@ function gaussian(rng: Xoshiro128): number {
 
 // Two known score distributions: negatives N(0, 1), positives N(μ, 1); 2 % positives, deployed at π = 2 %.
 const MU = 2;
-const rule: SelectionRule = { kind: "COST_OPTIMAL", prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, recallFloor: 0, precisionFloor: null };
+const rule: SelectionRule = {
+  kind: "COST_OPTIMAL",
+  prevalence: 0.02,
+  costFalseNegative: 50,
+  costFalsePositive: 1,
+  recallFloor: 0,
+  precisionFloor: null,
+};
 const populationCost = (t: number) => expectedCostPer1k(1 - normalCdf(t - MU), 1 - normalCdf(t), rule);
 // d/dt = 0 ⇔ π·C_FN·φ(t − μ) = (1 − π)·C_FP·φ(t) ⇔ t* = (ln((1 − π)·C_FP / (π·C_FN)) + μ²/2) / μ.
-const populationOptimum = (Math.log(((1 - rule.prevalence) * rule.costFalsePositive) / (rule.prevalence * rule.costFalseNegative)) + (MU * MU) / 2) / MU;
+const populationOptimum =
+  (Math.log(((1 - rule.prevalence) * rule.costFalsePositive) / (rule.prevalence * rule.costFalseNegative)) +
+    (MU * MU) / 2) /
+  MU;
 
 function dataset(seed: number, n = 2000, positives = 40) {
   const rng = new Xoshiro128(seed);
@@ -47,7 +68,15 @@ describe("operating points on simulated data with a known population optimum", (
     let covered = 0;
     for (let d = 0; d < runs; d++) {
       const { labels, scores } = dataset(1000 + d);
-      const op = summarize(labels, scores, { prevalence: rule.prevalence, costFalseNegative: 50, costFalsePositive: 1, operatingRule: rule, bootstrap: 1000, seed: d, maxCurvePoints: 2 }).operatingPoint as OperatingPoint;
+      const op = summarize(labels, scores, {
+        prevalence: rule.prevalence,
+        costFalseNegative: 50,
+        costFalsePositive: 1,
+        operatingRule: rule,
+        bootstrap: 1000,
+        seed: d,
+        maxCurvePoints: 2,
+      }).operatingPoint as OperatingPoint;
       expect(op.method).toBe("cross-fitted");
       optimism.push(op.inSample.expectedCostPer1k - populationCost(op.threshold));
       // The held-out figure pools B at t_A and A at t_B (equal halves), so its population value is the mean of the two.
@@ -65,7 +94,10 @@ describe("operating points on simulated data with a known population optimum", (
       heldOutMinusPopulationAtDeployedThreshold: `${mean(heldOutVsDeployed).toFixed(2)} ± ${standardError(heldOutVsDeployed).toFixed(2)} (SE)`,
       thresholdIntervalCoverage: `${covered}/${runs} = ${(covered / runs).toFixed(3)} (nominal 0.95)`,
     };
-    console.log("operating-point simulation (200 datasets × 2,000 items, 2 % positives; cost per 1,000 items):", figures);
+    console.log(
+      "operating-point simulation (200 datasets × 2,000 items, 2 % positives; cost per 1,000 items):",
+      figures,
+    );
     // The optimism: in-sample cost at the chosen threshold is below its population cost, clearly.
     expect(mean(optimism)).toBeLessThan(-3 * standardError(optimism));
     // Held-out: unbiased for the population cost at the thresholds it is measured at.
@@ -96,7 +128,15 @@ function bruteForce(labels: Uint8Array, scores: Float64Array, r: SelectionRule) 
   return best;
 }
 
-const options = (r: SelectionRule) => ({ prevalence: r.prevalence, costFalseNegative: r.costFalseNegative, costFalsePositive: r.costFalsePositive, operatingRule: r, bootstrap: 50, seed: 3, maxCurvePoints: 2 });
+const options = (r: SelectionRule) => ({
+  prevalence: r.prevalence,
+  costFalseNegative: r.costFalseNegative,
+  costFalsePositive: r.costFalsePositive,
+  operatingRule: r,
+  bootstrap: 50,
+  seed: 3,
+  maxCurvePoints: 2,
+});
 
 describe("the operating-point rules", () => {
   const small = (seed: number) => {
@@ -175,7 +215,10 @@ describe("the operating-point rules", () => {
     expect(op.method).toBe("in-sample");
     expect(op.note).toMatch(/no positives.*in-sample/);
     expect(op.heldOut).toEqual(op.inSample);
-    expect(summarize(labels, scores, { ...options(rule), hardLabels: true }).operatingPoint).toMatchObject({ applies: false, reason: expect.stringMatching(/hard labels/) });
+    expect(summarize(labels, scores, { ...options(rule), hardLabels: true }).operatingPoint).toMatchObject({
+      applies: false,
+      reason: expect.stringMatching(/hard labels/),
+    });
     expect("operatingPoint" in summarize(labels, scores, { prevalence: 0.02, bootstrap: 0 })).toBe(false);
   });
 });

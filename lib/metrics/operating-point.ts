@@ -64,7 +64,8 @@ export interface RuleNotApplied {
   reason: string;
 }
 
-export const HARD_LABELS_REASON = "hard labels: one operating point, so the rule does not apply (a threshold needs scores)";
+export const HARD_LABELS_REASON =
+  "hard labels: one operating point, so the rule does not apply (a threshold needs scores)";
 
 /**
  * Assigns each item to half 0 or 1, stratified by (label, slice): within a stratum, items are
@@ -104,7 +105,12 @@ interface Histograms {
 }
 
 function histogramsOf(ranking: PreparedRanking, labels: Labels, part: Uint8Array): [Histograms, Histograms] {
-  const make = (): Histograms => ({ pos: new Int32Array(ranking.groups), neg: new Int32Array(2 * ranking.groups + 1), positives: 0, negatives: 0 });
+  const make = (): Histograms => ({
+    pos: new Int32Array(ranking.groups),
+    neg: new Int32Array(2 * ranking.groups + 1),
+    positives: 0,
+    negatives: 0,
+  });
   const halves: [Histograms, Histograms] = [make(), make()];
   for (let i = 0, p = 0, q = 0; i < labels.length; i++) {
     const h = halves[part[i] as 0 | 1];
@@ -131,7 +137,13 @@ function countsAtGroup(h: Histograms, group: number): { tp: number; fp: number }
 }
 
 /** Recall, precision at π and expected cost of (TP, FP) out of (P, N), with their intervals. */
-export function operatingFigures(tp: number, fp: number, positives: number, negatives: number, rule: SelectionRule): OperatingFigures {
+export function operatingFigures(
+  tp: number,
+  fp: number,
+  positives: number,
+  negatives: number,
+  rule: SelectionRule,
+): OperatingFigures {
   const recall = wilsonInterval(tp, positives).value;
   const fpr = wilsonInterval(fp, negatives).value;
   const precision = (r: number, f: number) => precisionAtPrevalence(r, f, rule.prevalence).value;
@@ -147,7 +159,8 @@ export function operatingFigures(tp: number, fp: number, positives: number, nega
     precision: precision(tp / positives, fp / negatives),
     precisionInterval: lowPrecision !== null && highPrecision !== null ? [lowPrecision, highPrecision] : null,
     expectedCostPer1k: expectedCostPer1k(tp / positives, fp / negatives, rule),
-    costInterval: recall && fpr ? [expectedCostPer1k(recall[1], fpr[0], rule), expectedCostPer1k(recall[0], fpr[1], rule)] : null,
+    costInterval:
+      recall && fpr ? [expectedCostPer1k(recall[1], fpr[0], rule), expectedCostPer1k(recall[0], fpr[1], rule)] : null,
   };
 }
 
@@ -156,9 +169,21 @@ export function operatingFigures(tp: number, fp: number, positives: number, nega
  * split ({@link splitInHalves}); `thresholdReplicates` the rule's choice per bootstrap replicate
  * (`bootstrapReplicates` with `selection`). Needs both classes in the run.
  */
-export function chooseOperatingPoint(ranking: PreparedRanking, labels: Labels, part: Uint8Array, rule: SelectionRule, splitSeed: number, thresholdReplicates: Float64Array | null): OperatingPoint {
+export function chooseOperatingPoint(
+  ranking: PreparedRanking,
+  labels: Labels,
+  part: Uint8Array,
+  rule: SelectionRule,
+  splitSeed: number,
+  thresholdReplicates: Float64Array | null,
+): OperatingPoint {
   const [a, b] = histogramsOf(ranking, labels, part);
-  const all: Histograms = { pos: a.pos.map((v, k) => v + (b.pos[k] as number)), neg: a.neg.map((v, k) => v + (b.neg[k] as number)), positives: a.positives + b.positives, negatives: a.negatives + b.negatives };
+  const all: Histograms = {
+    pos: a.pos.map((v, k) => v + (b.pos[k] as number)),
+    neg: a.neg.map((v, k) => v + (b.neg[k] as number)),
+    positives: a.positives + b.positives,
+    negatives: a.negatives + b.negatives,
+  };
   const chosen = selectGroup(all.pos, all.neg, all.positives, all.negatives, rule);
   if (!chosen) throw new RangeError("the operating-point rule needs both classes");
   const atAll = countsAtGroup(all, chosen.group);
@@ -176,7 +201,8 @@ export function chooseOperatingPoint(ranking: PreparedRanking, labels: Labels, p
     note = `half ${name} has ${h.positives === 0 ? "no positives" : "no negatives"}: the threshold is chosen and reported on all items (in-sample, so optimistic)`;
   }
   const finite = thresholdReplicates ? thresholdReplicates.filter(Number.isFinite) : null;
-  const miss = (value: number | null, floor: number | null) => (floor === null || value === null || value >= floor ? null : floor - value);
+  const miss = (value: number | null, floor: number | null) =>
+    floor === null || value === null || value >= floor ? null : floor - value;
   return {
     applies: true,
     rule: rule.kind,
@@ -189,12 +215,23 @@ export function chooseOperatingPoint(ranking: PreparedRanking, labels: Labels, p
     split: {
       seed: splitSeed,
       parts: [
-        { positives: a.positives, negatives: a.negatives, threshold: selA ? (ranking.groupScores[selA.group] as number) : null },
-        { positives: b.positives, negatives: b.negatives, threshold: selB ? (ranking.groupScores[selB.group] as number) : null },
+        {
+          positives: a.positives,
+          negatives: a.negatives,
+          threshold: selA ? (ranking.groupScores[selA.group] as number) : null,
+        },
+        {
+          positives: b.positives,
+          negatives: b.negatives,
+          threshold: selB ? (ranking.groupScores[selB.group] as number) : null,
+        },
       ],
     },
     inSample,
     heldOut,
-    shortfall: { recall: miss(heldOut.recall, rule.recallFloor), precision: miss(heldOut.precision ?? 0, rule.precisionFloor) },
+    shortfall: {
+      recall: miss(heldOut.recall, rule.recallFloor),
+      precision: miss(heldOut.precision ?? 0, rule.precisionFloor),
+    },
   };
 }

@@ -11,8 +11,12 @@ describe("pairedCostDifference", () => {
   // 400 items, 40 positives; A misses fewer positives, B raises fewer false alarms.
   const n = 400;
   const labels = Uint8Array.from({ length: n }, (_, i) => (i % 10 === 0 ? 1 : 0));
-  const a = Float64Array.from({ length: n }, (_, i) => (labels[i] ? 0.55 + ((i * 7) % 40) / 100 : ((i * 13) % 97) / 150));
-  const b = Float64Array.from({ length: n }, (_, i) => (labels[i] ? 0.3 + ((i * 11) % 60) / 100 : ((i * 17) % 89) / 200));
+  const a = Float64Array.from({ length: n }, (_, i) =>
+    labels[i] ? 0.55 + ((i * 7) % 40) / 100 : ((i * 13) % 97) / 150,
+  );
+  const b = Float64Array.from({ length: n }, (_, i) =>
+    labels[i] ? 0.3 + ((i * 11) % 60) / 100 : ((i * 17) % 89) / 200,
+  );
 
   it("equals the difference of each candidate's expected cost at π, each at its own threshold", () => {
     const result = pairedCostDifference(labels, a, 0.5, b, 0.45, { ...model, replicates: 200, seed: 7 });
@@ -32,6 +36,8 @@ describe("pairedCostDifference", () => {
   });
 
   it("is undefined without both classes", () => {
-    expect(pairedCostDifference(new Uint8Array(3), new Float64Array(3), 0.5, new Float64Array(3), 0.5, model).reason).toMatch(/positive/);
+    expect(
+      pairedCostDifference(new Uint8Array(3), new Float64Array(3), 0.5, new Float64Array(3), 0.5, model).reason,
+    ).toMatch(/positive/);
   });
 });

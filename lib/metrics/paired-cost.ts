@@ -30,7 +30,14 @@ export interface PairedCostDifference {
  * needs, per item, whether A errs and B does not or the reverse, so a replicate sums those
  * differences over the drawn items.
  */
-export function pairedCostDifference(labels: Labels, scoresA: Scores, thresholdA: number, scoresB: Scores, thresholdB: number, options: PairedCostOptions): Maybe<PairedCostDifference> {
+export function pairedCostDifference(
+  labels: Labels,
+  scoresA: Scores,
+  thresholdA: number,
+  scoresB: Scores,
+  thresholdB: number,
+  options: PairedCostOptions,
+): Maybe<PairedCostDifference> {
   checkBinaryInput(labels, scoresA);
   checkBinaryInput(labels, scoresB);
   const positives: number[] = [];
@@ -66,5 +73,8 @@ export function pairedCostDifference(labels: Labels, scoresA: Scores, thresholdA
     for (let j = 0; j < N; j++) dn += neg[drawN[j] as number] as number;
     replicates[b] = perMissed * dp + perFalseAlarm * dn;
   }
-  return defined({ deltaPer1k, interval: B > 0 ? defined(percentileInterval(replicates)) : undefinedBecause("no resamples") });
+  return defined({
+    deltaPer1k,
+    interval: B > 0 ? defined(percentileInterval(replicates)) : undefinedBecause("no resamples"),
+  });
 }

@@ -50,7 +50,12 @@ export function precisionRecallCurveInPlace(counts: RankedCounts, weights?: Clas
   return defined(curveOf(precision, recall, counts));
 }
 
-function fillCurve(counts: RankedCounts, precision: Float64Array, recall: Float64Array | null, weights?: ClassWeights): void {
+function fillCurve(
+  counts: RankedCounts,
+  precision: Float64Array,
+  recall: Float64Array | null,
+  weights?: ClassWeights,
+): void {
   const { tps, fps, positives } = counts;
   const m = counts.thresholds.length;
   for (let i = 0; i < m; i++) {

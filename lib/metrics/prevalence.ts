@@ -36,6 +36,12 @@ export interface PrecisionAtPrevalenceRow {
 }
 
 /** precision_π at one fixed threshold (fixed TPR, FPR) for each π of a grid. */
-export function precisionVersusPrevalence(tpr: number, fpr: number, grid: readonly number[]): PrecisionAtPrevalenceRow[] {
-  return [...new Set(grid)].sort((a, b) => a - b).map((prevalence) => ({ prevalence, precision: precisionAtPrevalence(tpr, fpr, prevalence).value }));
+export function precisionVersusPrevalence(
+  tpr: number,
+  fpr: number,
+  grid: readonly number[],
+): PrecisionAtPrevalenceRow[] {
+  return [...new Set(grid)]
+    .sort((a, b) => a - b)
+    .map((prevalence) => ({ prevalence, precision: precisionAtPrevalence(tpr, fpr, prevalence).value }));
 }

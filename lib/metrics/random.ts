@@ -84,7 +84,7 @@ export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number)
   let b = state[1] as number;
   let c = state[2] as number;
   let d = state[3] as number;
-  for (let i = 0; i < out.length; ) {
+  for (let i = 0; i < out.length;) {
     const u = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
     const t = b << 9;
     c ^= a;
@@ -126,7 +126,7 @@ export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: nu
   let c = state[2] as number;
   let d = state[3] as number;
   let wrapped = false;
-  for (let i = 0; i < draws; ) {
+  for (let i = 0; i < draws;) {
     const u = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
     const t = b << 9;
     c ^= a;

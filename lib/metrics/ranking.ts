@@ -73,7 +73,12 @@ function countDistinct(sorted: Float64Array): number {
  * One pass over the sorted scores: at the first occurrence (index i) of each distinct score t,
  * #{s ≥ t} = n − i and tps = P − #{positive scores < t}; t is written to slot k ≤ i in place.
  */
-function compactCounts(sorted: Float64Array, sortedPositives: Float64Array, tps: Float64Array, fps: Float64Array): void {
+function compactCounts(
+  sorted: Float64Array,
+  sortedPositives: Float64Array,
+  tps: Float64Array,
+  fps: Float64Array,
+): void {
   const n = sorted.length;
   const positives = sortedPositives.length;
   let k = 0;

@@ -26,8 +26,8 @@ export function rocCurve(counts: RankedCounts, dropIntermediate = true): Maybe<R
     const interior = dropIntermediate && m > 2 && d > 0 && d < m - 1;
     if (interior) {
       // np.diff(x, 2)[d−1] = (x[d+1] − x[d]) − (x[d] − x[d−1])
-      const fpBend = (at(fps, d + 1) - at(fps, d)) - (at(fps, d) - at(fps, d - 1));
-      const tpBend = (at(tps, d + 1) - at(tps, d)) - (at(tps, d) - at(tps, d - 1));
+      const fpBend = at(fps, d + 1) - at(fps, d) - (at(fps, d) - at(fps, d - 1));
+      const tpBend = at(tps, d + 1) - at(tps, d) - (at(tps, d) - at(tps, d - 1));
       if (fpBend === 0 && tpBend === 0) continue;
     }
     keep.push(d);

@@ -1,22 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { caseInputs, loadSklearnFixtures, type Curve } from "../../test/fixtures/sklearn/load";
 import {
-  averagePrecision, brierScore, confusionAt, confusionFromCounts, exactMcNemar, logLoss, prAucTrapezoid, precisionRecallCurve,
-  prevalenceWeights, rankCounts, ratesAt, reliabilityTable, rocAuc, rocCurve, wilsonInterval, Z_95, precisionAtPrevalence,
+  averagePrecision,
+  brierScore,
+  confusionAt,
+  confusionFromCounts,
+  exactMcNemar,
+  logLoss,
+  prAucTrapezoid,
+  precisionRecallCurve,
+  prevalenceWeights,
+  rankCounts,
+  ratesAt,
+  reliabilityTable,
+  rocAuc,
+  rocCurve,
+  wilsonInterval,
+  Z_95,
+  precisionAtPrevalence,
 } from "./index";
 
 const TOL = 1e-9;
 const fixtures = loadSklearnFixtures();
 
 /** Every value agrees within 1e-9; null where scikit-learn warned or raised. */
-function expectClose(actual: ArrayLike<number> | number | null, expected: readonly number[] | number | null, what: string) {
+function expectClose(
+  actual: ArrayLike<number> | number | null,
+  expected: readonly number[] | number | null,
+  what: string,
+) {
   if (expected === null) {
     expect(actual, what).toBeNull();
     return;
   }
   expect(actual, what).not.toBeNull();
   if (typeof expected === "number") {
-    expect(Math.abs((actual as number) - expected), `${what}: ${String(actual)} vs ${expected}`).toBeLessThanOrEqual(TOL);
+    expect(Math.abs((actual as number) - expected), `${what}: ${String(actual)} vs ${expected}`).toBeLessThanOrEqual(
+      TOL,
+    );
     return;
   }
   const a = actual as ArrayLike<number>;
@@ -28,13 +49,21 @@ function expectClose(actual: ArrayLike<number> | number | null, expected: readon
 }
 
 /** Compare a full curve, or the sampled points (with indices) stored for the large case. */
-function expectCurve(actual: ArrayLike<number> | null, expected: Curve | { length?: number; indices?: number[] }, key: "precision" | "recall" | "thresholds" | "fpr" | "tpr", what: string) {
+function expectCurve(
+  actual: ArrayLike<number> | null,
+  expected: Curve | { length?: number; indices?: number[] },
+  key: "precision" | "recall" | "thresholds" | "fpr" | "tpr",
+  what: string,
+) {
   const values = (expected as Record<string, number[] | null>)[key] ?? null;
   if (values === null || !expected.indices) return expectClose(actual, values, what);
   expect(actual).not.toBeNull();
   const a = actual as ArrayLike<number>;
   if (key !== "thresholds") expect(a.length, `${what} length`).toBe(expected.length);
-  const picked = expected.indices.filter((i) => i < a.length).slice(0, values.length).map((i) => a[i] as number);
+  const picked = expected.indices
+    .filter((i) => i < a.length)
+    .slice(0, values.length)
+    .map((i) => a[i] as number);
   expectClose(picked, values, what);
 }
 
@@ -61,10 +90,19 @@ describe(`agreement with scikit-learn ${fixtures.sklearn}`, () => {
       if (e.calibration === null) expect(table).toBeNull();
       else {
         const nonEmpty = table!.filter((b) => b.count > 0);
-        expectClose(nonEmpty.map((b) => b.fractionPositive!), e.calibration.prob_true, "prob_true");
-        expectClose(nonEmpty.map((b) => b.meanPredicted!), e.calibration.prob_pred, "prob_pred");
+        expectClose(
+          nonEmpty.map((b) => b.fractionPositive!),
+          e.calibration.prob_true,
+          "prob_true",
+        );
+        expectClose(
+          nonEmpty.map((b) => b.meanPredicted!),
+          e.calibration.prob_pred,
+          "prob_pred",
+        );
       }
-      const weights = c.prevalence === null ? null : prevalenceWeights(counts.positives, counts.negatives, c.prevalence).value;
+      const weights =
+        c.prevalence === null ? null : prevalenceWeights(counts.positives, counts.negatives, c.prevalence).value;
       for (const at of e.at) {
         const conf = confusionAt(labels, scores, at.threshold);
         expect(conf).toEqual({ tp: at.tp, fp: at.fp, tn: at.tn, fn: at.fn });
@@ -95,7 +133,8 @@ describe(`agreement with scikit-learn ${fixtures.sklearn}`, () => {
 describe("Wilson interval and exact McNemar against scipy", () => {
   it("z for 95% is scipy's norm.ppf(0.975)", () => expectClose(Z_95, fixtures.extras.z95, "z"));
   for (const w of fixtures.extras.wilson) {
-    it(`wilson ${w.k}/${w.n}`, () => expectClose(wilsonInterval(w.k, w.n).value as unknown as number[], w.interval, "interval"));
+    it(`wilson ${w.k}/${w.n}`, () =>
+      expectClose(wilsonInterval(w.k, w.n).value as unknown as number[], w.interval, "interval"));
   }
   for (const m of fixtures.extras.mcnemar) {
     it(`mcnemar b=${m.b} c=${m.c}`, () => {

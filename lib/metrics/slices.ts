@@ -26,7 +26,12 @@ export function tooFewPositives(positives: number, interval: Interval): boolean 
  * / #{y=1} with its Wilson interval. Items with a null slice are grouped under "(none)";
  * slices without positives are omitted (their recall is undefined). Sorted by slice name.
  */
-export function recallBySlice(labels: Labels, scores: Scores, slices: ArrayLike<string | null>, threshold: number): SliceRecall[] {
+export function recallBySlice(
+  labels: Labels,
+  scores: Scores,
+  slices: ArrayLike<string | null>,
+  threshold: number,
+): SliceRecall[] {
   checkBinaryInput(labels, scores);
   if (slices.length !== labels.length) throw new RangeError("slices and labels differ in length");
   const tally = new Map<string, { positives: number; detected: number }>();
@@ -42,6 +47,13 @@ export function recallBySlice(labels: Labels, scores: Scores, slices: ArrayLike<
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([slice, { positives, detected }]) => {
       const interval = wilsonInterval(detected, positives).value as Interval;
-      return { slice, positives, detected, recall: detected / positives, interval, tooFewPositives: tooFewPositives(positives, interval) };
+      return {
+        slice,
+        positives,
+        detected,
+        recall: detected / positives,
+        interval,
+        tooFewPositives: tooFewPositives(positives, interval),
+      };
     });
 }

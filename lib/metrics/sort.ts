@@ -9,15 +9,22 @@
  */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const DIGITS: readonly (readonly [word: 0 | 1, shift: number, bits: number])[] = [
-  [0, 0, 11], [0, 11, 11], [0, 22, 10],
-  [1, 0, 11], [1, 11, 11], [1, 22, 10],
+  [0, 0, 11],
+  [0, 11, 11],
+  [0, 22, 10],
+  [1, 0, 11],
+  [1, 11, 11],
+  [1, 22, 10],
 ];
 
 /**
  * Sorts `values` ascending and returns the array that holds the result: `values` itself or
  * `scratch` (same length), whichever the last pass wrote. Both buffers are overwritten.
  */
-export function radixSortFloat64(values: Float64Array, scratch: Float64Array = new Float64Array(values.length)): Float64Array {
+export function radixSortFloat64(
+  values: Float64Array,
+  scratch: Float64Array = new Float64Array(values.length),
+): Float64Array {
   const n = values.length;
   if (scratch.length < n) throw new RangeError("scratch is shorter than values");
   if (n < 256) return values.sort();
@@ -47,8 +54,12 @@ export function radixSortFloat64(values: Float64Array, scratch: Float64Array = n
 
 /** Histograms of all six digits, in one pass over the keys. */
 function histograms(values: Float64Array, lo: number, hi: number): Uint32Array[] {
-  const c0 = new Uint32Array(2048), c1 = new Uint32Array(2048), c2 = new Uint32Array(1024);
-  const c3 = new Uint32Array(2048), c4 = new Uint32Array(2048), c5 = new Uint32Array(1024);
+  const c0 = new Uint32Array(2048),
+    c1 = new Uint32Array(2048),
+    c2 = new Uint32Array(1024);
+  const c3 = new Uint32Array(2048),
+    c4 = new Uint32Array(2048),
+    c5 = new Uint32Array(1024);
   const bitsOf = new Uint32Array(values.buffer, values.byteOffset, 2 * values.length);
   for (let i = 0; i < values.length; i++) {
     const h = bitsOf[2 * i + hi] as number;
@@ -66,7 +77,15 @@ function histograms(values: Float64Array, lo: number, hi: number): Uint32Array[]
 }
 
 /** One stable pass keyed by a digit of the low 32 bits of the key. */
-function scatterLow(src: Float64Array, dst: Float64Array, count: Uint32Array, shift: number, mask: number, lo: number, hi: number): void {
+function scatterLow(
+  src: Float64Array,
+  dst: Float64Array,
+  count: Uint32Array,
+  shift: number,
+  mask: number,
+  lo: number,
+  hi: number,
+): void {
   const bits = new Uint32Array(src.buffer, src.byteOffset, 2 * src.length);
   for (let i = 0; i < src.length; i++) {
     const digit = (((bits[2 * i + lo] as number) ^ ((bits[2 * i + hi] as number) >> 31)) >>> shift) & mask;
@@ -75,7 +94,14 @@ function scatterLow(src: Float64Array, dst: Float64Array, count: Uint32Array, sh
 }
 
 /** One stable pass keyed by a digit of the high 32 bits of the key. */
-function scatterHigh(src: Float64Array, dst: Float64Array, count: Uint32Array, shift: number, mask: number, hi: number): void {
+function scatterHigh(
+  src: Float64Array,
+  dst: Float64Array,
+  count: Uint32Array,
+  shift: number,
+  mask: number,
+  hi: number,
+): void {
   const bits = new Uint32Array(src.buffer, src.byteOffset, 2 * src.length);
   for (let i = 0; i < src.length; i++) {
     const h = bits[2 * i + hi] as number;

@@ -9,7 +9,15 @@ describe("summarize (stored RunMetrics)", () => {
   it("agrees with scikit-learn on the 200,000-item case and stores small curves", () => {
     const c = byName("large-200k");
     const { labels, scores } = caseInputs(c);
-    const run = summarize(labels, scores, { threshold: 0.3, prevalence: 0.01, costFalseNegative: 50, costFalsePositive: 1, bootstrap: 50, seed: 1, maxCurvePoints: 150 });
+    const run = summarize(labels, scores, {
+      threshold: 0.3,
+      prevalence: 0.01,
+      costFalseNegative: 50,
+      costFalsePositive: 1,
+      bootstrap: 50,
+      seed: 1,
+      maxCurvePoints: 150,
+    });
     expect(Math.abs(run.report.averagePrecision! - c.expected.ap!)).toBeLessThanOrEqual(1e-9);
     expect(Math.abs(run.report.reweighted!.averagePrecision! - c.expected.weighted!.ap!)).toBeLessThanOrEqual(1e-9);
     const pr = run.curves.pr!;
@@ -35,7 +43,13 @@ describe("summarize (stored RunMetrics)", () => {
   it("is plain JSON: it survives a round trip unchanged", () => {
     const { labels, scores } = caseInputs(byName("random-2-n2000"));
     const slices = Array.from(labels, (_, i) => ["en", "de", null][i % 3] ?? null);
-    const run = summarize(labels, scores, { prevalence: 0.05, costFalseNegative: 10, costFalsePositive: 1, slices, bootstrap: 20 });
+    const run = summarize(labels, scores, {
+      prevalence: 0.05,
+      costFalseNegative: 10,
+      costFalsePositive: 1,
+      slices,
+      bootstrap: 20,
+    });
     expect(JSON.parse(JSON.stringify(run))).toEqual(run);
     expect(run.slices!.map((s) => s.slice)).toEqual(["(none)", "de", "en"]);
     expect(run.slices!.reduce((a, s) => a + s.positives, 0)).toBe(run.positives);

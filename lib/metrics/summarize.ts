@@ -4,12 +4,23 @@ import { downsampleIndices, pick } from "./downsample";
 import { evaluate, DEFAULT_THRESHOLD, type MetricsReport } from "./evaluate";
 import { wilsonInterval, type Interval } from "./intervals";
 import { precisionRecallCurve, type PrCurve } from "./pr-curve";
-import { PREVALENCE_GRID, precisionVersusPrevalence, prevalenceWeights, type PrecisionAtPrevalenceRow } from "./prevalence";
+import {
+  PREVALENCE_GRID,
+  precisionVersusPrevalence,
+  prevalenceWeights,
+  type PrecisionAtPrevalenceRow,
+} from "./prevalence";
 import { rankCounts, thresholdIndex, type RankedCounts } from "./ranking";
 import { rocCurve } from "./roc";
 import { recallBySlice, tooFewPositives, type SliceRecall } from "./slices";
 import { bootstrapReplicates, DEFAULT_REPLICATES, prepareRanking, type Replicates } from "./bootstrap";
-import { chooseOperatingPoint, HARD_LABELS_REASON, splitInHalves, type OperatingPoint, type RuleNotApplied } from "./operating-point";
+import {
+  chooseOperatingPoint,
+  HARD_LABELS_REASON,
+  splitInHalves,
+  type OperatingPoint,
+  type RuleNotApplied,
+} from "./operating-point";
 import type { SelectionRule } from "./threshold-rule";
 import type { Labels, Scores } from "./validate";
 
@@ -104,36 +115,80 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
   const maxPoints = options.maxCurvePoints ?? DEFAULT_MAX_POINTS;
   const counts = rankCounts(labels, scores);
   const chosen = operatingPointOf(labels, scores, counts, options, bootstrap, seed);
-  const threshold = chosen.operatingPoint?.applies ? chosen.operatingPoint.threshold : (options.threshold ?? DEFAULT_THRESHOLD);
-  const report = evaluate(labels, scores, { ...options, threshold, bootstrap: bootstrap > 0 ? bootstrap : undefined, seed, curve: false, replicates: chosen.replicates }, counts);
+  const threshold = chosen.operatingPoint?.applies
+    ? chosen.operatingPoint.threshold
+    : (options.threshold ?? DEFAULT_THRESHOLD);
+  const report = evaluate(
+    labels,
+    scores,
+    {
+      ...options,
+      threshold,
+      bootstrap: bootstrap > 0 ? bootstrap : undefined,
+      seed,
+      curve: false,
+      replicates: chosen.replicates,
+    },
+    counts,
+  );
   const model: CostModel | null =
-    options.prevalence !== undefined && options.costFalseNegative !== undefined && options.costFalsePositive !== undefined
-      ? { prevalence: options.prevalence, costFalseNegative: options.costFalseNegative, costFalsePositive: options.costFalsePositive }
+    options.prevalence !== undefined &&
+    options.costFalseNegative !== undefined &&
+    options.costFalsePositive !== undefined
+      ? {
+          prevalence: options.prevalence,
+          costFalseNegative: options.costFalseNegative,
+          costFalsePositive: options.costFalsePositive,
+        }
       : null;
   const operating = thresholdIndex(counts, threshold);
-  const weights = options.prevalence === undefined ? null : prevalenceWeights(counts.positives, counts.negatives, options.prevalence).value;
+  const weights =
+    options.prevalence === undefined
+      ? null
+      : prevalenceWeights(counts.positives, counts.negatives, options.prevalence).value;
   const { tp, fp } = report.atThreshold;
   const both = counts.positives > 0 && counts.negatives > 0;
   const recallInterval = report.intervals?.recall ?? wilsonInterval(tp, counts.positives).value;
   const warnings: string[] = [];
   if (counts.positives === 0) warnings.push("no positives: recall and ranking metrics are undefined");
   else if (tooFewPositives(counts.positives, recallInterval ?? [0, 1])) {
-    warnings.push(`too few positives for a defensible recall (${counts.positives} positives; recall interval half-width must be ≤ 0.05 with ≥ 30 positives)`);
+    warnings.push(
+      `too few positives for a defensible recall (${counts.positives} positives; recall interval half-width must be ≤ 0.05 with ≥ 30 positives)`,
+    );
   }
-  const grid = [...(options.prevalenceGrid ?? PREVALENCE_GRID), ...(options.prevalence !== undefined ? [options.prevalence] : []), ...(both ? [counts.positives / labels.length] : [])];
+  const grid = [
+    ...(options.prevalenceGrid ?? PREVALENCE_GRID),
+    ...(options.prevalence !== undefined ? [options.prevalence] : []),
+    ...(both ? [counts.positives / labels.length] : []),
+  ];
   const cost = model ? costCurve(counts, model).value : null;
   return {
     version: 1,
     n: labels.length,
     positives: counts.positives,
     negatives: counts.negatives,
-    parameters: { threshold, prevalence: options.prevalence ?? null, costFalseNegative: options.costFalseNegative ?? null, costFalsePositive: options.costFalsePositive ?? null, bootstrap, seed },
+    parameters: {
+      threshold,
+      prevalence: options.prevalence ?? null,
+      costFalseNegative: options.costFalseNegative ?? null,
+      costFalsePositive: options.costFalsePositive ?? null,
+      bootstrap,
+      seed,
+    },
     report,
     curves: {
       pr: prChart(precisionRecallCurve(counts).value, operating, maxPoints),
       prAtPrevalence: weights ? prChart(precisionRecallCurve(counts, weights).value, operating, maxPoints) : null,
       roc: rocChart(counts, operating, maxPoints),
-      cost: cost ? chart(Array.from(cost.thresholds), Array.from(cost.costPer1k), Array.from(cost.thresholds), operatingOrNull(operating, counts), maxPoints) : null,
+      cost: cost
+        ? chart(
+            Array.from(cost.thresholds),
+            Array.from(cost.costPer1k),
+            Array.from(cost.thresholds),
+            operatingOrNull(operating, counts),
+            maxPoints,
+          )
+        : null,
     },
     reliability: reliabilityTable(labels, scores).value,
     costOptimum: model ? costOptimalThreshold(counts, model).value : null,
@@ -146,25 +201,64 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
 }
 
 /** The rule's operating point, computing the bootstrap here (once) so its replicates carry the rule's choice. */
-function operatingPointOf(labels: Labels, scores: Scores, counts: RankedCounts, options: SummarizeOptions, bootstrap: number, seed: number): { operatingPoint?: OperatingPoint | RuleNotApplied; replicates?: Replicates } {
+function operatingPointOf(
+  labels: Labels,
+  scores: Scores,
+  counts: RankedCounts,
+  options: SummarizeOptions,
+  bootstrap: number,
+  seed: number,
+): { operatingPoint?: OperatingPoint | RuleNotApplied; replicates?: Replicates } {
   const rule = options.operatingRule;
   if (!rule) return { replicates: options.replicates };
-  if (options.hardLabels) return { operatingPoint: { applies: false, rule: rule.kind, reason: HARD_LABELS_REASON }, replicates: options.replicates };
+  if (options.hardLabels)
+    return {
+      operatingPoint: { applies: false, rule: rule.kind, reason: HARD_LABELS_REASON },
+      replicates: options.replicates,
+    };
   if (counts.positives === 0 || counts.negatives === 0) {
-    return { operatingPoint: { applies: false, rule: rule.kind, reason: counts.positives === 0 ? "no positives: no threshold can be chosen" : "no negatives: no threshold can be chosen" }, replicates: options.replicates };
+    return {
+      operatingPoint: {
+        applies: false,
+        rule: rule.kind,
+        reason:
+          counts.positives === 0
+            ? "no positives: no threshold can be chosen"
+            : "no negatives: no threshold can be chosen",
+      },
+      replicates: options.replicates,
+    };
   }
   const ranking = prepareRanking(labels, scores);
-  const replicates = options.replicates ?? (bootstrap > 0 ? bootstrapReplicates([ranking], { replicates: bootstrap, seed, prevalence: options.prevalence, selection: rule })[0] : undefined);
+  const replicates =
+    options.replicates ??
+    (bootstrap > 0
+      ? bootstrapReplicates([ranking], {
+          replicates: bootstrap,
+          seed,
+          prevalence: options.prevalence,
+          selection: rule,
+        })[0]
+      : undefined);
   const splitSeed = options.splitSeed ?? seed;
   const part = splitInHalves(labels, options.slices, splitSeed);
-  return { operatingPoint: chooseOperatingPoint(ranking, labels, part, rule, splitSeed, replicates?.threshold ?? null), replicates };
+  return {
+    operatingPoint: chooseOperatingPoint(ranking, labels, part, rule, splitSeed, replicates?.threshold ?? null),
+    replicates,
+  };
 }
 
 function operatingOrNull(index: number, counts: RankedCounts): number | null {
   return index < counts.thresholds.length ? index : null;
 }
 
-function chart(x: number[], y: number[], thresholds: (number | null)[], operatingIndex: number | null, maxPoints: number): ChartCurve {
+function chart(
+  x: number[],
+  y: number[],
+  thresholds: (number | null)[],
+  operatingIndex: number | null,
+  maxPoints: number,
+): ChartCurve {
   const keep = operatingIndex === null ? [] : [operatingIndex];
   const idx = downsampleIndices(x, y, Math.max(maxPoints, 2 + keep.length), keep);
   return {
@@ -180,7 +274,13 @@ function chart(x: number[], y: number[], thresholds: (number | null)[], operatin
 function prChart(curve: PrCurve | null, operating: number, maxPoints: number): ChartCurve | null {
   if (!curve || !curve.recall) return null;
   const m = curve.thresholds.length;
-  return chart(Array.from(curve.recall), Array.from(curve.precision), [...Array.from(curve.thresholds), null], operating < m ? operating : null, maxPoints);
+  return chart(
+    Array.from(curve.recall),
+    Array.from(curve.precision),
+    [...Array.from(curve.thresholds), null],
+    operating < m ? operating : null,
+    maxPoints,
+  );
 }
 
 /** ROC chart from every threshold (no drop_intermediate), so the operating point is on it. */
@@ -189,5 +289,11 @@ function rocChart(counts: RankedCounts, operating: number, maxPoints: number): C
   if (!roc) return null;
   const m = counts.thresholds.length;
   // ROC is in descending threshold order after the prepended (0, 0): ascending index i ↔ 1 + (m − 1 − i).
-  return chart(Array.from(roc.fpr), Array.from(roc.tpr), Array.from(roc.thresholds), operating < m ? m - operating : null, maxPoints);
+  return chart(
+    Array.from(roc.fpr),
+    Array.from(roc.tpr),
+    Array.from(roc.thresholds),
+    operating < m ? m - operating : null,
+    maxPoints,
+  );
 }

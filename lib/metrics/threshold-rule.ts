@@ -43,7 +43,13 @@ export interface Selection {
  * and says so (meetsFloors false); the pack then says by how much the candidate misses.
  * Returns null when the sample has no positive or no negative.
  */
-export function selectGroup(posHist: ArrayLike<number>, negHist: ArrayLike<number>, positives: number, negatives: number, rule: SelectionRule): Selection | null {
+export function selectGroup(
+  posHist: ArrayLike<number>,
+  negHist: ArrayLike<number>,
+  positives: number,
+  negatives: number,
+  rule: SelectionRule,
+): Selection | null {
   if (positives <= 0 || negatives <= 0) return null;
   let tp = 0;
   let fp = 0;
@@ -73,6 +79,10 @@ export function selectGroup(posHist: ArrayLike<number>, negHist: ArrayLike<numbe
     }
   }
   if (bestPrecision < 0) return null; // cannot happen with positives > 0 and a floor ≤ 1
-  if (rule.kind === "COST_OPTIMAL") return bestCost >= 0 ? { group: bestCost, meetsFloors: true } : { group: bestPrecision, meetsFloors: false };
-  return { group: bestPrecision, meetsFloors: rule.precisionFloor === null || bestPrecisionValue >= rule.precisionFloor };
+  if (rule.kind === "COST_OPTIMAL")
+    return bestCost >= 0 ? { group: bestCost, meetsFloors: true } : { group: bestPrecision, meetsFloors: false };
+  return {
+    group: bestPrecision,
+    meetsFloors: rule.precisionFloor === null || bestPrecisionValue >= rule.precisionFloor,
+  };
 }

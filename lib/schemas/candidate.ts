@@ -1,7 +1,10 @@
 import { z } from "zod";
 
 // Shared by the candidate form (client) and the server. Prices are optional ("" = not set).
-const optionalNumber = z.preprocess((v) => (v === "" || v === null || v === undefined ? undefined : v), z.coerce.number().nonnegative().optional());
+const optionalNumber = z.preprocess(
+  (v) => (v === "" || v === null || v === undefined ? undefined : v),
+  z.coerce.number().nonnegative().optional(),
+);
 
 export const candidateSchema = z.object({
   candidateId: z.string().min(1),
@@ -9,7 +12,10 @@ export const candidateSchema = z.object({
   provider: z.string().trim().min(1, "Name the provider.").max(200),
   version: z.string().trim().max(200),
   shortlistRationale: z.string().trim().min(1, "Write the shortlist rationale.").max(5000),
-  operatingThreshold: z.preprocess((v) => (v === "" || v === null || v === undefined ? undefined : v), z.coerce.number().refine(Number.isFinite, "The threshold must be a finite number.").optional()),
+  operatingThreshold: z.preprocess(
+    (v) => (v === "" || v === null || v === undefined ? undefined : v),
+    z.coerce.number().refine(Number.isFinite, "The threshold must be a finite number.").optional(),
+  ),
   priceInputPerMTok: optionalNumber,
   priceOutputPerMTok: optionalNumber,
   pricePerHour: optionalNumber,
@@ -18,7 +24,10 @@ export type CandidateInput = z.infer<typeof candidateSchema>;
 
 const text = (max: number) => z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string().trim().max(max));
 /** Names of the model as leaderboard and serving files spell it ("aliases" on the candidate). */
-const modelNames = z.preprocess((v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().trim().min(1).max(500)).max(50));
+const modelNames = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.string().trim().min(1).max(500)).max(50),
+);
 
 /** A candidate added by hand (page, `POST /api/v1/decisions/<id>/candidates`). */
 export const candidateCreateSchema = z.object({
@@ -50,7 +59,10 @@ export const shortlistSchema = z.object({
 export type ShortlistInput = z.infer<typeof shortlistSchema>;
 
 export const RESEMBLANCE_ANSWERS = ["MATCH", "PARTIAL", "MISMATCH"] as const;
-const answer = (question: string) => z.enum(RESEMBLANCE_ANSWERS, { error: `Answer whether the suite's ${question} resembles this decision's (yes, partly or no).` });
+const answer = (question: string) =>
+  z.enum(RESEMBLANCE_ANSWERS, {
+    error: `Answer whether the suite's ${question} resembles this decision's (yes, partly or no).`,
+  });
 
 /** SPEC §3's three questions of resemblance for one suite a rationale cites. */
 export const resemblanceSchema = z.object({

@@ -29,7 +29,13 @@ const numberParam = (label: string) =>
     .pipe(z.number({ error: `${label} must be a finite number.` }));
 
 const integerParam = (label: string, min: number, max: number) =>
-  numberParam(label).pipe(z.number().int(`${label} must be a whole number.`).min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`));
+  numberParam(label).pipe(
+    z
+      .number()
+      .int(`${label} must be a whole number.`)
+      .min(min, `${label} must be at least ${min}.`)
+      .max(max, `${label} must be at most ${max}.`),
+  );
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -52,7 +58,19 @@ export type DrillQuery = z.infer<typeof drillQuerySchema>;
 export type DrillQueryInput = Record<string, string | undefined>;
 
 /** The drill-down page of a run with a filter: the links from the pack's cells, slices and operating points. */
-export function drillDownHref(decisionId: string, runId: number, filter: { cell?: CellFilter; threshold?: number; slice?: string; vs?: number; limit?: number; after?: string; before?: string } = {}): string {
+export function drillDownHref(
+  decisionId: string,
+  runId: number,
+  filter: {
+    cell?: CellFilter;
+    threshold?: number;
+    slice?: string;
+    vs?: number;
+    limit?: number;
+    after?: string;
+    before?: string;
+  } = {},
+): string {
   const params = new URLSearchParams();
   if (filter.cell) params.set("cell", filter.cell);
   if (filter.threshold !== undefined) params.set("threshold", String(filter.threshold));

@@ -12,9 +12,18 @@ export const endpointInputSchema = z.object({
   /** Omitted: keep the stored key; "": remove it. */
   apiKey: z.string().max(4000).optional(),
   concurrency: z.coerce.number().int().min(1).max(1024).default(8),
-  rateLimitRps: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().positive().max(100_000).optional()),
-  priceInputPerMTok: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().nonnegative().optional()),
-  priceOutputPerMTok: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().nonnegative().optional()),
+  rateLimitRps: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number().positive().max(100_000).optional(),
+  ),
+  priceInputPerMTok: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number().nonnegative().optional(),
+  ),
+  priceOutputPerMTok: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number().nonnegative().optional(),
+  ),
 });
 export type EndpointInput = z.infer<typeof endpointInputSchema>;
 

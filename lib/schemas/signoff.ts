@@ -2,7 +2,8 @@ import { z } from "zod";
 
 // Shared by the signing dialog, the comment forms and the JSON API. FormData values are strings:
 // an empty optional field means "not set".
-const optionalText = (max: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max).optional());
+const optionalText = (max: number) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max).optional());
 
 export const signSchema = z.object({
   meaning: z.enum(["REVIEW", "APPROVAL", "REJECTION"], { error: "Choose what your signature means." }),
@@ -17,7 +18,10 @@ export type SignForm = z.infer<typeof signSchema>;
 
 export const commentSchema = z.object({
   body: z.string().trim().min(1, "Write a comment first.").max(10_000),
-  stage: z.preprocess((v) => (v === "" || v === undefined || v === "pack" ? null : v), z.coerce.number().int().min(1).max(5).nullable()),
+  stage: z.preprocess(
+    (v) => (v === "" || v === undefined || v === "pack" ? null : v),
+    z.coerce.number().int().min(1).max(5).nullable(),
+  ),
   parentId: optionalText(100),
 });
 

@@ -10,7 +10,9 @@ describe("the client IP believes X-Forwarded-For only behind a configured proxy"
     // A forged mark is not this process's secret.
     expect(clientIpFrom(headers({ "x-forwarded-for": "6.6.6.6", [PEER_MARK_HEADER]: "forged" }), none)).toBeNull();
     // The proxy dropped the client's header and marked the request: Next wrote the socket address.
-    expect(clientIpFrom(headers({ "x-forwarded-for": "::ffff:127.0.0.1", [PEER_MARK_HEADER]: peerMark() }), none)).toBe("127.0.0.1");
+    expect(clientIpFrom(headers({ "x-forwarded-for": "::ffff:127.0.0.1", [PEER_MARK_HEADER]: peerMark() }), none)).toBe(
+      "127.0.0.1",
+    );
     expect(parseTrustedProxies("0")).toEqual({ kind: "none" });
   });
 
@@ -25,7 +27,9 @@ describe("the client IP believes X-Forwarded-For only behind a configured proxy"
 
   it("a list of proxies: the rightmost address that is not one of them", () => {
     const list = parseTrustedProxies("10.0.0.2, 10.0.0.3");
-    expect(clientIpFrom(headers({ "x-forwarded-for": "6.6.6.6, 203.0.113.5, 10.0.0.3, 10.0.0.2" }), list)).toBe("203.0.113.5");
+    expect(clientIpFrom(headers({ "x-forwarded-for": "6.6.6.6, 203.0.113.5, 10.0.0.3, 10.0.0.2" }), list)).toBe(
+      "203.0.113.5",
+    );
     expect(clientIpFrom(headers({ "x-forwarded-for": "[2001:db8::1]:443, 10.0.0.2" }), list)).toBe("2001:db8::1");
   });
 

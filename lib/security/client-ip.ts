@@ -15,13 +15,22 @@ import { env } from "../env";
 
 export const PEER_MARK_HEADER = "x-verdict-peer";
 
-export type TrustedProxies = { kind: "none" } | { kind: "hops"; hops: number } | { kind: "addresses"; addresses: ReadonlySet<string> };
+export type TrustedProxies =
+  { kind: "none" } | { kind: "hops"; hops: number } | { kind: "addresses"; addresses: ReadonlySet<string> };
 
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   const text = (value ?? "").trim();
   if (text === "" || text === "0") return { kind: "none" };
   if (/^\d+$/.test(text)) return { kind: "hops", hops: Number(text) };
-  return { kind: "addresses", addresses: new Set(text.split(/[\s,]+/).filter(Boolean).map(normalizeAddress)) };
+  return {
+    kind: "addresses",
+    addresses: new Set(
+      text
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map(normalizeAddress),
+    ),
+  };
 }
 
 export function trustedProxies(): TrustedProxies {
@@ -48,7 +57,10 @@ export function normalizeAddress(address: string): string {
 const plausible = (a: string) => a.length > 0 && a.length <= 64 && /^[0-9a-f:.]+$/.test(a);
 
 /** The client IP from a request's headers (see above), or null when it cannot be known. */
-export function clientIpFrom(get: (name: string) => string | null, proxies: TrustedProxies = trustedProxies()): string | null {
+export function clientIpFrom(
+  get: (name: string) => string | null,
+  proxies: TrustedProxies = trustedProxies(),
+): string | null {
   const chain = (get("x-forwarded-for") ?? "").split(",").map(normalizeAddress).filter(Boolean);
   let ip: string | undefined;
   if (proxies.kind === "none") {

@@ -22,7 +22,8 @@ export function pageContentSecurityPolicy(nonce: string, production = env().NODE
 }
 
 /** Responses that are not pages (JSON, files, assets) run nothing: the strictest policy. */
-export const NON_PAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const NON_PAGE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** A nonce: 128 random bits, base64. */
 export function newNonce(): string {

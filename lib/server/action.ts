@@ -33,11 +33,19 @@ export function defineAction<S extends z.ZodType>(options: {
     const { actor, sid } = session;
     const parsed = options.schema.safeParse(formDataToObject(formData));
     if (!parsed.success) {
-      return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+      return {
+        ok: false,
+        message: "Please correct the highlighted fields.",
+        fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+      };
     }
     if (!can(actor, options.permission)) return { ok: false, message: "You do not have permission to do this." };
     try {
-      return (await options.run(parsed.data, { actor, request: { ...(await requestInfo()), via: "session" }, sid })) ?? { ok: true };
+      return (
+        (await options.run(parsed.data, { actor, request: { ...(await requestInfo()), via: "session" }, sid })) ?? {
+          ok: true,
+        }
+      );
     } catch (error) {
       // A domain rule that names a field (a clashing name, a rationale that cites nothing, a
       // parameter missing after a copy) shows beside that field, like a schema error.
@@ -46,7 +54,11 @@ export function defineAction<S extends z.ZodType>(options: {
         return { ok: false, message: error.message, ...(fieldErrors ? { fieldErrors } : {}) };
       }
       if (error instanceof z.ZodError) {
-        return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: z.flattenError(error).fieldErrors as Record<string, string[]> };
+        return {
+          ok: false,
+          message: "Please correct the highlighted fields.",
+          fieldErrors: z.flattenError(error).fieldErrors as Record<string, string[]>,
+        };
       }
       throw error;
     }

@@ -17,7 +17,15 @@ export interface Actor {
   roles: RoleName[];
 }
 
-const actorSelect = { id: true, email: true, name: true, roles: true, active: true, sessionsValidAfter: true, sessionKept: true } as const;
+const actorSelect = {
+  id: true,
+  email: true,
+  name: true,
+  roles: true,
+  active: true,
+  sessionsValidAfter: true,
+  sessionKept: true,
+} as const;
 
 /**
  * The active user with this id; with `signedInAt`, only if the user's sessions were not all

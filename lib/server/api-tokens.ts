@@ -14,13 +14,27 @@ export function hashToken(token: string): string {
 }
 
 /** Creates a token for `owner` inside `tx`, audited as `actor`'s act; the token is returned once. */
-export async function issueApiToken(tx: Tx, owner: { id: string }, name: string, actor: AuditActor, request: RequestInfo = {}, via?: string) {
+export async function issueApiToken(
+  tx: Tx,
+  owner: { id: string },
+  name: string,
+  actor: AuditActor,
+  request: RequestInfo = {},
+  via?: string,
+) {
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const row = await tx.apiToken.create({
     data: { userId: owner.id, name, prefix: token.slice(0, 12), tokenHash: hashToken(token) },
     select: { id: true, name: true, prefix: true, createdAt: true },
   });
-  await recordAudit(tx, { actor, action: "token.create", entityType: "ApiToken", entityId: row.id, after: { name, prefix: row.prefix, owner: owner.id, via }, request });
+  await recordAudit(tx, {
+    actor,
+    action: "token.create",
+    entityType: "ApiToken",
+    entityId: row.id,
+    after: { name, prefix: row.prefix, owner: owner.id, via },
+    request,
+  });
   return { ...row, token };
 }
 
@@ -34,7 +48,10 @@ export async function revokeApiToken(actor: Actor, tokenId: string, request: Req
   if (!can(actor, "token.manage")) throw forbiddenError();
   const prisma = await db();
   await prisma.$transaction(async (tx) => {
-    const { count } = await tx.apiToken.updateMany({ where: { id: tokenId, userId: actor.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    const { count } = await tx.apiToken.updateMany({
+      where: { id: tokenId, userId: actor.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     if (count !== 1) throw new AppError("NOT_FOUND", "That token does not exist or is already revoked.");
     await recordAudit(tx, { actor, action: "token.revoke", entityType: "ApiToken", entityId: tokenId, request });
   });
@@ -53,7 +70,10 @@ export async function listApiTokens(actor: Actor) {
 export async function actorForToken(token: string): Promise<Actor | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const prisma = await db();
-  const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { id: true, userId: true, revokedAt: true } });
+  const row = await prisma.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { id: true, userId: true, revokedAt: true },
+  });
   if (!row || row.revokedAt) return null;
   await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   return actorById(row.userId);

@@ -20,20 +20,50 @@ export async function listAuditEvents(actor: Actor, filter: AuditFilter): Promis
   if (!can(actor, "audit.read")) throw forbiddenError();
   const prisma = await db();
   const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
-  const action = filter.action && (AUDIT_ACTIONS as readonly string[]).includes(filter.action) ? (filter.action as AuditAction) : undefined;
+  const action =
+    filter.action && (AUDIT_ACTIONS as readonly string[]).includes(filter.action)
+      ? (filter.action as AuditAction)
+      : undefined;
   const before = filter.before && /^\d+$/.test(filter.before) ? BigInt(filter.before) : undefined;
   const events = await prisma.auditEvent.findMany({
-    where: { decisionId: filter.decisionId || undefined, action, actorId: filter.actorId || undefined, id: before ? { lt: before } : undefined },
+    where: {
+      decisionId: filter.decisionId || undefined,
+      action,
+      actorId: filter.actorId || undefined,
+      id: before ? { lt: before } : undefined,
+    },
     orderBy: { id: "desc" },
     take: limit + 1,
-    select: { id: true, actorId: true, actorRoles: true, action: true, entityType: true, entityId: true, decisionId: true, before: true, after: true, ip: true, userAgent: true, createdAt: true, prevHash: true, hash: true },
+    select: {
+      id: true,
+      actorId: true,
+      actorRoles: true,
+      action: true,
+      entityType: true,
+      entityId: true,
+      decisionId: true,
+      before: true,
+      after: true,
+      ip: true,
+      userAgent: true,
+      createdAt: true,
+      prevHash: true,
+      hash: true,
+    },
   });
   const shown = events.slice(0, limit);
   const ids = [...new Set(shown.map((e) => e.actorId).filter((id): id is string => !!id))];
-  const users = await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } });
+  const users = await prisma.user.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, name: true, email: true },
+  });
   const names = new Map(users.map((u) => [u.id, `${u.name} <${u.email}>`]));
   return {
-    events: shown.map((e) => ({ ...e, id: e.id.toString(), actorName: e.actorId ? (names.get(e.actorId) ?? e.actorId) : "system" })),
+    events: shown.map((e) => ({
+      ...e,
+      id: e.id.toString(),
+      actorName: e.actorId ? (names.get(e.actorId) ?? e.actorId) : "system",
+    })),
     nextBefore: events.length > limit ? shown[shown.length - 1]!.id.toString() : null,
   };
 }

@@ -9,7 +9,14 @@ import type { Actor } from "./session";
 
 export interface BrokenLink {
   id: string;
-  reason: "prev-hash-mismatch" | "content-hash-mismatch" | "head-missing" | "head-mismatch" | "record-mismatch" | "record-missing" | "record-unrecorded";
+  reason:
+    | "prev-hash-mismatch"
+    | "content-hash-mismatch"
+    | "head-missing"
+    | "head-mismatch"
+    | "record-mismatch"
+    | "record-missing"
+    | "record-unrecorded";
   message: string;
   expected: string;
   found: string;
@@ -43,7 +50,11 @@ export const formatHead = (head: ChainHead) => `${head.seq}:${head.hash}`;
 /** `<seq>:<hash>` as printed by an export or `verdict audit head`. */
 export function parseHead(text: string): ChainHead {
   const match = /^(\d+):([0-9a-f]{64})$/.exec(text.trim());
-  if (!match) throw new AppError("VALIDATION", `"${text}" is not a chain head: expected <sequence number>:<64 hex digits>, as \`verdict audit head\` prints it.`);
+  if (!match)
+    throw new AppError(
+      "VALIDATION",
+      `"${text}" is not a chain head: expected <sequence number>:<64 hex digits>, as \`verdict audit head\` prints it.`,
+    );
   return { seq: match[1]!, hash: match[2]! };
 }
 
@@ -61,7 +72,10 @@ export async function auditHeadWith(client: PrismaClient | Tx): Promise<ChainHea
  * Then every signature and pack revision is checked against the event that recorded it
  * (audit-records.ts). Takes a client or a transaction.
  */
-export async function verifyAuditChainWith(client: PrismaClient | Tx, anchor: ChainHead | null = null): Promise<ChainVerification> {
+export async function verifyAuditChainWith(
+  client: PrismaClient | Tx,
+  anchor: ChainHead | null = null,
+): Promise<ChainVerification> {
   let prev = GENESIS_HASH;
   let checked = 0;
   let cursor: bigint | null = null;
@@ -71,7 +85,11 @@ export async function verifyAuditChainWith(client: PrismaClient | Tx, anchor: Ch
   // In this order (see checkRecords): the horizon, the records, then the chain.
   const horizon = BigInt((await auditHeadWith(client))?.seq ?? 0);
   const records = await readRecords(client);
-  const result = (firstBroken: BrokenLink | null, records = { signatures: 0, revisions: 0 }, recordProblems: BrokenLink[] = []): ChainVerification => ({
+  const result = (
+    firstBroken: BrokenLink | null,
+    records = { signatures: 0, revisions: 0 },
+    recordProblems: BrokenLink[] = [],
+  ): ChainVerification => ({
     intact: firstBroken === null,
     checked,
     head,
@@ -86,18 +104,39 @@ export async function verifyAuditChainWith(client: PrismaClient | Tx, anchor: Ch
     for (const row of rows) {
       const id = row.id.toString();
       if (row.prevHash !== prev) {
-        return result({ id, reason: "prev-hash-mismatch", message: `Event ${id} does not link to the event before it (an event was removed, inserted or altered).`, expected: prev, found: row.prevHash });
+        return result({
+          id,
+          reason: "prev-hash-mismatch",
+          message: `Event ${id} does not link to the event before it (an event was removed, inserted or altered).`,
+          expected: prev,
+          found: row.prevHash,
+        });
       }
       const recomputed = chainHash(row.prevHash, auditHashPayload(row));
       if (recomputed !== row.hash) {
-        return result({ id, reason: "content-hash-mismatch", message: `Event ${id} was changed after it was written: its content no longer matches its hash.`, expected: row.hash, found: recomputed });
+        return result({
+          id,
+          reason: "content-hash-mismatch",
+          message: `Event ${id} was changed after it was written: its content no longer matches its hash.`,
+          expected: row.hash,
+          found: recomputed,
+        });
       }
       if (anchor && id === anchor.seq) {
         anchorSeen = true;
-        if (row.hash !== anchor.hash) return result({ id, reason: "head-mismatch", message: `Event ${id} does not have the hash of the head you verify against: the chain from there on was rewritten.`, expected: anchor.hash, found: row.hash });
+        if (row.hash !== anchor.hash)
+          return result({
+            id,
+            reason: "head-mismatch",
+            message: `Event ${id} does not have the hash of the head you verify against: the chain from there on was rewritten.`,
+            expected: anchor.hash,
+            found: row.hash,
+          });
       }
-      if (row.action === "signature.create") events.signatures.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
-      if (row.action === "pack_revision.create") events.revisions.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
+      if (row.action === "signature.create")
+        events.signatures.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
+      if (row.action === "pack_revision.create")
+        events.revisions.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
       prev = row.hash;
       head = { seq: id, hash: row.hash };
       checked++;
@@ -107,10 +146,20 @@ export async function verifyAuditChainWith(client: PrismaClient | Tx, anchor: Ch
   }
   if (anchor && !anchorSeen) {
     const last = head?.seq ?? "none";
-    return result({ id: anchor.seq, reason: "head-missing", message: `The chain ends at event ${last}, but the head you verify against is event ${anchor.seq}: events after ${last} were deleted.`, expected: formatHead(anchor), found: head ? formatHead(head) : "an empty chain" });
+    return result({
+      id: anchor.seq,
+      reason: "head-missing",
+      message: `The chain ends at event ${last}, but the head you verify against is event ${anchor.seq}: events after ${last} were deleted.`,
+      expected: formatHead(anchor),
+      found: head ? formatHead(head) : "an empty chain",
+    });
   }
   const problems = checkRecords(records, events, horizon);
-  return result(problems[0] ?? null, { signatures: records.signatures.length, revisions: records.revisions.length }, problems);
+  return result(
+    problems[0] ?? null,
+    { signatures: records.signatures.length, revisions: records.revisions.length },
+    problems,
+  );
 }
 
 function page(client: PrismaClient | Tx, after: bigint | null) {
@@ -118,7 +167,22 @@ function page(client: PrismaClient | Tx, after: bigint | null) {
     where: after === null ? {} : { id: { gt: after } },
     orderBy: { id: "asc" },
     take: BATCH,
-    select: { id: true, actorId: true, actorRoles: true, action: true, entityType: true, entityId: true, decisionId: true, before: true, after: true, ip: true, userAgent: true, createdAt: true, prevHash: true, hash: true },
+    select: {
+      id: true,
+      actorId: true,
+      actorRoles: true,
+      action: true,
+      entityType: true,
+      entityId: true,
+      decisionId: true,
+      before: true,
+      after: true,
+      ip: true,
+      userAgent: true,
+      createdAt: true,
+      prevHash: true,
+      hash: true,
+    },
   });
 }
 

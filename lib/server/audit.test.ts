@@ -10,7 +10,15 @@ describe("audit trail", () => {
     const entity = unique("entity");
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        prisma.$transaction((tx) => recordAudit(tx, { actor, action: "decision.update_parameters", entityType: "Test", entityId: entity, after: { i, x: 0.1 + 0.2 } })),
+        prisma.$transaction((tx) =>
+          recordAudit(tx, {
+            actor,
+            action: "decision.update_parameters",
+            entityType: "Test",
+            entityId: entity,
+            after: { i, x: 0.1 + 0.2 },
+          }),
+        ),
       ),
     );
     const events = await prisma.auditEvent.findMany({ orderBy: { id: "asc" } });
@@ -27,10 +35,18 @@ describe("audit trail", () => {
   it("is append-only in the database: UPDATE, DELETE and TRUNCATE are refused", async () => {
     const prisma = await db();
     const actor = await makeActor(["ADMIN"]);
-    await prisma.$transaction((tx) => recordAudit(tx, { actor, action: "user.create", entityType: "User", entityId: actor.id }));
-    await expect(prisma.$executeRawUnsafe(`UPDATE "AuditEvent" SET action = 'tampered' WHERE "entityId" = $1`, actor.id)).rejects.toThrow(/append-only|permission denied/);
-    await expect(prisma.$executeRawUnsafe(`DELETE FROM "AuditEvent" WHERE "entityId" = $1`, actor.id)).rejects.toThrow(/append-only|permission denied/);
-    await expect(prisma.$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(/append-only|cannot truncate|permission denied/);
+    await prisma.$transaction((tx) =>
+      recordAudit(tx, { actor, action: "user.create", entityType: "User", entityId: actor.id }),
+    );
+    await expect(
+      prisma.$executeRawUnsafe(`UPDATE "AuditEvent" SET action = 'tampered' WHERE "entityId" = $1`, actor.id),
+    ).rejects.toThrow(/append-only|permission denied/);
+    await expect(prisma.$executeRawUnsafe(`DELETE FROM "AuditEvent" WHERE "entityId" = $1`, actor.id)).rejects.toThrow(
+      /append-only|permission denied/,
+    );
+    await expect(prisma.$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(
+      /append-only|cannot truncate|permission denied/,
+    );
     expect(await prisma.auditEvent.count({ where: { entityId: actor.id, action: "user.create" } })).toBe(1);
   });
 

@@ -55,11 +55,23 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         // Void this session server-side: a request in flight at sign-out may still carry its
         // cookie back to the browser, and a JWT cannot be recalled. Other sessions of the user stay.
         if (typeof token?.sid === "string") {
-          const expiresAt = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + authConfig.session.maxAge * 1000);
-          await tx.revokedSession.upsert({ where: { sid: token.sid }, create: { sid: token.sid, userId: user.id, expiresAt }, update: {} });
+          const expiresAt = new Date(
+            typeof token.exp === "number" ? token.exp * 1000 : Date.now() + authConfig.session.maxAge * 1000,
+          );
+          await tx.revokedSession.upsert({
+            where: { sid: token.sid },
+            create: { sid: token.sid, userId: user.id, expiresAt },
+            update: {},
+          });
           await tx.revokedSession.deleteMany({ where: { expiresAt: { lt: new Date() } } });
         }
-        await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_out", entityType: "User", entityId: user.id, request: await requestInfo() });
+        await recordAudit(tx, {
+          actor: { id: user.id, roles: user.roles as RoleName[] },
+          action: "auth.sign_out",
+          entityType: "User",
+          entityId: user.id,
+          request: await requestInfo(),
+        });
       });
     },
   },

@@ -29,7 +29,12 @@ function flood(total: number, prefix = "") {
 }
 
 function chunkedRequest(url: string, body: ReadableStream<Uint8Array>, contentType: string) {
-  return new NextRequest(url, { method: "POST", body, headers: { "content-type": contentType }, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+  return new NextRequest(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": contentType },
+    duplex: "half",
+  } as ConstructorParameters<typeof NextRequest>[1]);
 }
 
 const BOUNDARY = "----verdictflood";
@@ -40,7 +45,16 @@ describe("oversized chunked bodies are refused with 413 after at most the limit 
     const floods = Array.from({ length: 4 }, () => flood(400 * 1024 ** 2, multipartHead));
     const before = process.memoryUsage().rss;
     const errors = await Promise.all(
-      floods.map((f) => readUpload(chunkedRequest("http://localhost/api/v1/decisions/d/datasets", f.stream, `multipart/form-data; boundary=${BOUNDARY}`), 2 * 1024 ** 3).catch((e: unknown) => e)),
+      floods.map((f) =>
+        readUpload(
+          chunkedRequest(
+            "http://localhost/api/v1/decisions/d/datasets",
+            f.stream,
+            `multipart/form-data; boundary=${BOUNDARY}`,
+          ),
+          2 * 1024 ** 3,
+        ).catch((e: unknown) => e),
+      ),
     );
     for (const [i, error] of errors.entries()) {
       expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
@@ -53,7 +67,10 @@ describe("oversized chunked bodies are refused with 413 after at most the limit 
   it("a chunked raw upload over the file limit stops at the limit while it is spooled", async () => {
     const limit = 8 * 1024 ** 2;
     const f = flood(400 * 1024 ** 2);
-    const { file } = await readUpload(chunkedRequest("http://localhost/api/v1/decisions/d/datasets?name=x", f.stream, "text/csv"), limit);
+    const { file } = await readUpload(
+      chunkedRequest("http://localhost/api/v1/decisions/d/datasets?name=x", f.stream, "text/csv"),
+      limit,
+    );
     const error = await spool(file, { maxBytes: limit, maxRows: 10, keepContentBytes: 0 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
     expect(f.pulled()).toBeLessThanOrEqual(limit + CHUNK);
@@ -61,7 +78,13 @@ describe("oversized chunked bodies are refused with 413 after at most the limit 
 
   it("four parallel chunked 100 MB JSON bodies stop at 1 MiB", async () => {
     const floods = Array.from({ length: 4 }, () => flood(100 * 1024 ** 2, '{"title":"'));
-    const errors = await Promise.all(floods.map((f) => readJsonBody(chunkedRequest("http://localhost/api/v1/decisions", f.stream, "application/json")).catch((e: unknown) => e)));
+    const errors = await Promise.all(
+      floods.map((f) =>
+        readJsonBody(chunkedRequest("http://localhost/api/v1/decisions", f.stream, "application/json")).catch(
+          (e: unknown) => e,
+        ),
+      ),
+    );
     for (const [i, error] of errors.entries()) {
       expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
       expect(floods[i]!.pulled()).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES + CHUNK);
@@ -70,14 +93,33 @@ describe("oversized chunked bodies are refused with 413 after at most the limit 
 
   it("a body whose Content-Length is over the limit is refused before a byte is read", async () => {
     const f = flood(10 * 1024 ** 2);
-    const req = new NextRequest("http://localhost/api/auth/callback/credentials", { method: "POST", body: f.stream, headers: { "content-length": String(10 * 1024 ** 2) }, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
-    await expect(readBoundedBody(req, 16 * 1024, "A sign-in request")).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    const req = new NextRequest("http://localhost/api/auth/callback/credentials", {
+      method: "POST",
+      body: f.stream,
+      headers: { "content-length": String(10 * 1024 ** 2) },
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    await expect(readBoundedBody(req, 16 * 1024, "A sign-in request")).rejects.toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+    });
     expect(f.pulled()).toBe(0);
   });
 
   it("four parallel chunked 100 MB sign-in bodies stop at 16 KiB (the Auth.js route's bound)", async () => {
     const floods = Array.from({ length: 4 }, () => flood(100 * 1024 ** 2, "email=a%40b.c&password="));
-    const errors = await Promise.all(floods.map((f) => readBoundedBody(chunkedRequest("http://localhost/api/auth/callback/credentials", f.stream, "application/x-www-form-urlencoded"), 16 * 1024, "A sign-in request").catch((e: unknown) => e)));
+    const errors = await Promise.all(
+      floods.map((f) =>
+        readBoundedBody(
+          chunkedRequest(
+            "http://localhost/api/auth/callback/credentials",
+            f.stream,
+            "application/x-www-form-urlencoded",
+          ),
+          16 * 1024,
+          "A sign-in request",
+        ).catch((e: unknown) => e),
+      ),
+    );
     for (const [i, error] of errors.entries()) {
       expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
       expect(floods[i]!.pulled()).toBeLessThanOrEqual(16 * 1024 + CHUNK);

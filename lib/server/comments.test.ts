@@ -13,11 +13,18 @@ describe("comments", () => {
     const draft = await createComment(reviewer, decisionId, { body: "Why this dataset?", stage: 3 });
     expect(draft.packRevisionId).toBeNull();
     await submitForReview(analyst, decisionId);
-    const reply = await createComment(approver, decisionId, { body: "Because it is ours.", stage: null, parentId: draft.id });
+    const reply = await createComment(approver, decisionId, {
+      body: "Because it is ours.",
+      stage: null,
+      parentId: draft.id,
+    });
     expect(reply).toMatchObject({ stage: 3, parentId: draft.id });
     expect(reply.packRevisionId).not.toBeNull();
     const list = await listComments(reviewer, decisionId);
-    expect(list.map((c) => [c.author.name, c.stage, c.packRevision?.number ?? null])).toEqual([["Rae Commenter", 3, null], ["Avery Commenter", 3, 1]]);
+    expect(list.map((c) => [c.author.name, c.stage, c.packRevision?.number ?? null])).toEqual([
+      ["Rae Commenter", 3, null],
+      ["Avery Commenter", 3, 1],
+    ]);
     expect(await (await db()).auditEvent.count({ where: { decisionId, action: "comment.create" } })).toBe(2);
   });
 
@@ -30,6 +37,8 @@ describe("comments", () => {
     await expect(createComment(reviewer, a, { body: "  ", stage: null })).rejects.toMatchObject({ code: "VALIDATION" });
     await expect(createComment(reviewer, a, { body: "x", stage: 6 })).rejects.toMatchObject({ code: "VALIDATION" });
     const other = await createComment(reviewer, b, { body: "on b", stage: null });
-    await expect(createComment(reviewer, a, { body: "reply", stage: null, parentId: other.id })).rejects.toMatchObject({ code: "VALIDATION" });
+    await expect(createComment(reviewer, a, { body: "reply", stage: null, parentId: other.id })).rejects.toMatchObject({
+      code: "VALIDATION",
+    });
   });
 });

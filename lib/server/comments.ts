@@ -23,7 +23,8 @@ export async function createComment(actor: Actor, decisionId: string, input: Com
   const body = input.body.trim();
   if (!body) throw new AppError("VALIDATION", "Write a comment first.");
   if (body.length > 10_000) throw new AppError("VALIDATION", "A comment is at most 10,000 characters.");
-  if (input.stage !== null && !(Number.isInteger(input.stage) && input.stage >= 1 && input.stage <= 5)) throw new AppError("VALIDATION", "A stage is 1 to 5.");
+  if (input.stage !== null && !(Number.isInteger(input.stage) && input.stage >= 1 && input.stage <= 5))
+    throw new AppError("VALIDATION", "A stage is 1 to 5.");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     // Under the decision's row lock, so the revision a comment is kept with is the one frozen
@@ -35,12 +36,31 @@ export async function createComment(actor: Actor, decisionId: string, input: Com
       if (!parent) throw new AppError("VALIDATION", "The comment you reply to is not on this decision.");
       stage = parent.stage; // a reply stays in its thread's stage
     }
-    const revision = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true } });
+    const revision = await tx.packRevision.findFirst({
+      where: { decisionId },
+      orderBy: { number: "desc" },
+      select: { id: true, number: true },
+    });
     const comment = await tx.comment.create({
-      data: { decisionId, packRevisionId: revision?.id ?? null, stage, parentId: input.parentId ?? null, authorId: actor.id, body },
+      data: {
+        decisionId,
+        packRevisionId: revision?.id ?? null,
+        stage,
+        parentId: input.parentId ?? null,
+        authorId: actor.id,
+        body,
+      },
       select: { id: true, stage: true, parentId: true, packRevisionId: true, body: true, createdAt: true },
     });
-    await recordAudit(tx, { actor, action: "comment.create", entityType: "Comment", entityId: comment.id, decisionId, after: { ...comment, revision: revision?.number ?? null }, request });
+    await recordAudit(tx, {
+      actor,
+      action: "comment.create",
+      entityType: "Comment",
+      entityId: comment.id,
+      decisionId,
+      after: { ...comment, revision: revision?.number ?? null },
+      request,
+    });
     return comment;
   });
 }
@@ -51,6 +71,14 @@ export async function listComments(actor: Actor, decisionId: string) {
   return prisma.comment.findMany({
     where: { decisionId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, stage: true, parentId: true, body: true, createdAt: true, author: { select: { name: true } }, packRevision: { select: { number: true } } },
+    select: {
+      id: true,
+      stage: true,
+      parentId: true,
+      body: true,
+      createdAt: true,
+      author: { select: { name: true } },
+      packRevision: { select: { number: true } },
+    },
   });
 }

@@ -20,14 +20,31 @@ async function seedTwoRuns() {
   const analyst = await makeActor(["ANALYST"]);
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
-  const [a, b] = await Promise.all(["A", "B"].map((n) => prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "p" }, select: { id: true } })));
+  const [a, b] = await Promise.all(
+    ["A", "B"].map((n) =>
+      prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "p" }, select: { id: true } }),
+    ),
+  );
   const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: 6, positiveCount: 3 }, select: { id: true } });
-  await prisma.datasetItem.createMany({ data: labels.map((label, i) => ({ datasetVersionId: version.id, itemId: `i${i + 1}`, label })) });
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount: 6, positiveCount: 3 },
+    select: { id: true },
+  });
+  await prisma.datasetItem.createMany({
+    data: labels.map((label, i) => ({ datasetVersionId: version.id, itemId: `i${i + 1}`, label })),
+  });
   const runs = [];
-  for (const [candidate, scores] of [[a!, scoresA], [b!, scoresB]] as const) {
-    const run = await prisma.evalRun.create({ data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id }, select: { id: true } });
-    await prisma.prediction.createMany({ data: scores.map((score, i) => ({ evalRunId: run.id, itemId: `i${i + 1}`, score })) });
+  for (const [candidate, scores] of [
+    [a!, scoresA],
+    [b!, scoresB],
+  ] as const) {
+    const run = await prisma.evalRun.create({
+      data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id },
+      select: { id: true },
+    });
+    await prisma.prediction.createMany({
+      data: scores.map((score, i) => ({ evalRunId: run.id, itemId: `i${i + 1}`, score })),
+    });
     await computeEvalRun(await database(), run.id);
     runs.push(run.id);
   }
@@ -41,7 +58,8 @@ describe("paired comparisons", () => {
     const [c] = await getPackComparisons(analyst, decisionId);
     // AP(A) = (1 + 1 + 3/4)/3, AP(B) = (1 + 2/3 + 3/4)/3 (sorted by score, precision at each positive).
     const ap = (x: number[]) => x.reduce((s, v) => s + v, 0) / 3;
-    const delta = c!.candidateAId === a ? ap([1, 1, 0.75]) - ap([1, 2 / 3, 0.75]) : ap([1, 2 / 3, 0.75]) - ap([1, 1, 0.75]);
+    const delta =
+      c!.candidateAId === a ? ap([1, 1, 0.75]) - ap([1, 2 / 3, 0.75]) : ap([1, 2 / 3, 0.75]) - ap([1, 1, 0.75]);
     expect(new Set([c!.candidateAId, c!.candidateBId])).toEqual(new Set([a, b]));
     expect(c!.deltaAp).toBeCloseTo(delta, 12);
     expect(c!.deltaApInterval![0]).toBeLessThanOrEqual(c!.deltaApInterval![1]);
@@ -55,10 +73,15 @@ describe("paired comparisons", () => {
     const { analyst, decisionId, a, b } = await seedTwoRuns();
     expect(await computeComparisons(await database(), decisionId)).toBe(1);
     const reviewer = await makeActor(["REVIEWER"]);
-    await expect(updateDecisionParameters(reviewer, decisionId, { prevalence: 0.1 })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(updateDecisionParameters(reviewer, decisionId, { prevalence: 0.1 })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     const prisma = await db();
     const release = holdInlineJobs();
-    const { decision, recomputing } = await updateDecisionParameters(analyst, decisionId, { prevalence: 0.1, operatingThreshold: 0.3 });
+    const { decision, recomputing } = await updateDecisionParameters(analyst, decisionId, {
+      prevalence: 0.1,
+      operatingThreshold: 0.3,
+    });
     expect([decision.prevalence, decision.operatingThreshold]).toEqual([0.1, 0.3]);
     expect(recomputing).toHaveLength(2);
     // Marked in the change's own transaction; the jobs run after its commit.
@@ -82,7 +105,10 @@ describe("paired comparisons", () => {
     const [c] = comparisons;
     expect(new Set([c!.candidateAId, c!.candidateBId])).toEqual(new Set([a, b]));
     expect([c!.onlyACorrect, c!.onlyBCorrect]).toEqual([1, 1]);
-    const stored = await prisma.runComparison.findFirstOrThrow({ where: { decisionId }, select: { thresholdA: true, thresholdB: true } });
+    const stored = await prisma.runComparison.findFirstOrThrow({
+      where: { decisionId },
+      select: { thresholdA: true, thresholdB: true },
+    });
     expect(stored).toEqual({ thresholdA: 0.3, thresholdB: 0.3 });
   });
 

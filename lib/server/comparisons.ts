@@ -2,7 +2,13 @@ import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { buildRunInput, type JoinedRow } from "@/lib/evidence/run-input";
 import { runsThatCount } from "@/lib/evidence/run-that-counts";
-import { averagePrecision, mcnemarAtThresholds, pairedCostDifference, pairedDeltaApInterval, rankCounts } from "@/lib/metrics";
+import {
+  averagePrecision,
+  mcnemarAtThresholds,
+  pairedCostDifference,
+  pairedDeltaApInterval,
+  rankCounts,
+} from "@/lib/metrics";
 import { BOOTSTRAP_SEED } from "./eval-runs";
 
 /**
@@ -13,23 +19,53 @@ import { BOOTSTRAP_SEED } from "./eval-runs";
  * stores its results; a page only reads them. Scores are built exactly as computeEvalRun builds
  * them (parse failures and missing items count as errors), ordered by item id so they align.
  */
-const storedThreshold = (metrics: unknown): number | null => (metrics as { parameters?: { threshold?: number } } | null)?.parameters?.threshold ?? null;
+const storedThreshold = (metrics: unknown): number | null =>
+  (metrics as { parameters?: { threshold?: number } } | null)?.parameters?.threshold ?? null;
 
 export async function computeComparisons(database: Database, decisionId: string): Promise<number> {
   const prisma = database.prisma;
   const runs = await prisma.evalRun.findMany({
     where: { decisionId, status: "DONE" },
-    select: { id: true, candidateId: true, datasetVersionId: true, status: true, metrics: true, candidate: { select: { operatingThreshold: true } }, decision: { select: { operatingThreshold: true, evaluationDatasetVersionId: true, prevalence: true, costFn: true, costFp: true } } },
+    select: {
+      id: true,
+      candidateId: true,
+      datasetVersionId: true,
+      status: true,
+      metrics: true,
+      candidate: { select: { operatingThreshold: true } },
+      decision: {
+        select: {
+          operatingThreshold: true,
+          evaluationDatasetVersionId: true,
+          prevalence: true,
+          costFn: true,
+          costFp: true,
+        },
+      },
+    },
   });
   const counting = runsThatCount(runs, runs[0]?.decision.evaluationDatasetVersionId ?? null);
   // Group by dataset version: only runs on the same items can be paired.
   const byVersion = new Map<number, (typeof runs)[number][]>();
-  for (const r of [...counting.values()].sort((a, b) => b.id - a.id)) byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
+  for (const r of [...counting.values()].sort((a, b) => b.id - a.id))
+    byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
 
   const results: {
-    runAId: number; runBId: number; decisionId: string; items: number; deltaAp: number | null; deltaApLow: number | null; deltaApHigh: number | null;
-    deltaCostPer1k: number | null; deltaCostLow: number | null; deltaCostHigh: number | null;
-    onlyACorrect: number; onlyBCorrect: number; mcnemarP: number | null; thresholdA: number; thresholdB: number;
+    runAId: number;
+    runBId: number;
+    decisionId: string;
+    items: number;
+    deltaAp: number | null;
+    deltaApLow: number | null;
+    deltaApHigh: number | null;
+    deltaCostPer1k: number | null;
+    deltaCostLow: number | null;
+    deltaCostHigh: number | null;
+    onlyACorrect: number;
+    onlyBCorrect: number;
+    mcnemarP: number | null;
+    thresholdA: number;
+    thresholdB: number;
   }[] = [];
   for (const [versionId, group] of byVersion) {
     if (group.length < 2) continue;
@@ -54,14 +90,25 @@ export async function computeComparisons(database: Database, decisionId: string)
         const ia = inputs.get(a.id)!;
         const ib = inputs.get(b.id)!;
         // Each run's stored operating threshold: the rule's choice where the decision has one (issue 14).
-        const thresholdA = storedThreshold(a.metrics) ?? a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
-        const thresholdB = storedThreshold(b.metrics) ?? b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
+        const thresholdA =
+          storedThreshold(a.metrics) ?? a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
+        const thresholdB =
+          storedThreshold(b.metrics) ?? b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
         const apA = averagePrecision(rankCounts(ia.labels, ia.scores)).value;
         const apB = averagePrecision(rankCounts(ib.labels, ib.scores)).value;
-        const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, { replicates: 1000, seed: BOOTSTRAP_SEED }).value;
+        const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, {
+          replicates: 1000,
+          seed: BOOTSTRAP_SEED,
+        }).value;
         const mcnemar = mcnemarAtThresholds(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB);
         const d = a.decision;
-        const cost = pairedCostDifference(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB, { prevalence: d.prevalence, costFalseNegative: d.costFn, costFalsePositive: d.costFp, replicates: 1000, seed: BOOTSTRAP_SEED }).value;
+        const cost = pairedCostDifference(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB, {
+          prevalence: d.prevalence,
+          costFalseNegative: d.costFn,
+          costFalsePositive: d.costFp,
+          replicates: 1000,
+          seed: BOOTSTRAP_SEED,
+        }).value;
         results.push({
           runAId: a.id,
           runBId: b.id,
@@ -82,6 +129,9 @@ export async function computeComparisons(database: Database, decisionId: string)
       }
     }
   }
-  await prisma.$transaction([prisma.runComparison.deleteMany({ where: { decisionId } }), prisma.runComparison.createMany({ data: results })]);
+  await prisma.$transaction([
+    prisma.runComparison.deleteMany({ where: { decisionId } }),
+    prisma.runComparison.createMany({ data: results }),
+  ]);
   return results.length;
 }

@@ -3,14 +3,23 @@ import { frozenReason, type DecisionState } from "@/lib/decisions/editable";
 import type { Tx } from "./db";
 import { AppError, notFoundError } from "./errors";
 
-export type LockedDecision = DecisionState & { id: string; quorum: number; evaluationDatasetVersionId: number | null; positiveClass: string };
+export type LockedDecision = DecisionState & {
+  id: string;
+  quorum: number;
+  evaluationDatasetVersionId: number | null;
+  positiveClass: string;
+};
 
 /**
  * Takes the decision's row lock for the rest of the transaction and returns its state. Every
  * change of a decision's content and every status transition takes it first, so a parameter edit
  * sent together with "submit" either lands before the pack is frozen or is refused after.
  */
-export async function lockDecisionRow(tx: Tx, decisionId: string, mode: DecisionLockMode = "UPDATE"): Promise<LockedDecision> {
+export async function lockDecisionRow(
+  tx: Tx,
+  decisionId: string,
+  mode: DecisionLockMode = "UPDATE",
+): Promise<LockedDecision> {
   const rows = await tx.$queryRawUnsafe<LockedDecision[]>(decisionLockSql(mode), decisionId);
   const row = rows[0];
   if (!row) throw notFoundError("The decision");
@@ -30,7 +39,11 @@ export const decisionLockSql = (mode: DecisionLockMode) =>
      FROM "Decision" WHERE id = $1 FOR ${mode === "SHARE" ? "SHARE" : "UPDATE"}`;
 
 /** The row lock, then the one editability rule (lib/decisions/editable.ts): 409 when frozen. */
-export async function lockEditableDecision(tx: Tx, decisionId: string, mode: DecisionLockMode = "UPDATE"): Promise<LockedDecision> {
+export async function lockEditableDecision(
+  tx: Tx,
+  decisionId: string,
+  mode: DecisionLockMode = "UPDATE",
+): Promise<LockedDecision> {
   const decision = await lockDecisionRow(tx, decisionId, mode);
   const reason = frozenReason(decision);
   if (reason) throw new AppError("CONFLICT", reason);

@@ -27,7 +27,10 @@ const parameters = () => ({
 /** The transaction id that last wrote the row: rows written in one transaction share it. */
 async function writtenBy(table: "Decision" | "AuditEvent", where: string, value: string | bigint) {
   const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<{ xmin: string }[]>(`SELECT xmin::text AS xmin FROM "${table}" WHERE ${where} = $1`, value);
+  const rows = await prisma.$queryRawUnsafe<{ xmin: string }[]>(
+    `SELECT xmin::text AS xmin FROM "${table}" WHERE ${where} = $1`,
+    value,
+  );
   expect(rows).toHaveLength(1);
   return rows[0]!.xmin;
 }
@@ -41,12 +44,28 @@ describe("createDecision", () => {
     const analyst = await makeActor(["ANALYST"]);
     const input = parameters();
     const decision = await createDecision(analyst, input, { ip: "203.0.113.7", userAgent: "vitest" });
-    expect(decision).toMatchObject({ ...input, status: "DRAFT", archivedAt: null, evaluationDatasetVersionId: null, precisionFloor: null, sloP95TtftMs: null });
+    expect(decision).toMatchObject({
+      ...input,
+      status: "DRAFT",
+      archivedAt: null,
+      evaluationDatasetVersionId: null,
+      precisionFloor: null,
+      sloP95TtftMs: null,
+    });
     const prisma = await db();
-    const events = await prisma.auditEvent.findMany({ where: { decisionId: decision.id }, select: { id: true, action: true, actorId: true, entityType: true, entityId: true, after: true, ip: true } });
+    const events = await prisma.auditEvent.findMany({
+      where: { decisionId: decision.id },
+      select: { id: true, action: true, actorId: true, entityType: true, entityId: true, after: true, ip: true },
+    });
     expect(events).toHaveLength(1);
     const [event] = events;
-    expect(event).toMatchObject({ action: "decision.create", actorId: analyst.id, entityType: "Decision", entityId: decision.id, ip: "203.0.113.7" });
+    expect(event).toMatchObject({
+      action: "decision.create",
+      actorId: analyst.id,
+      entityType: "Decision",
+      entityId: decision.id,
+      ip: "203.0.113.7",
+    });
     expect(event!.after).toMatchObject({ ...input, copiedFrom: null });
     // Same PostgreSQL transaction id on both rows: one commit wrote them.
     expect(await writtenBy("AuditEvent", "id", event!.id)).toBe(await writtenBy("Decision", "id", decision.id));
@@ -66,11 +85,15 @@ describe("createDecision", () => {
     const badPrevalence = { ...parameters(), prevalence: 1.5 };
     const tooHigh = await createDecision(analyst, badPrevalence).catch((e: unknown) => e);
     expect(tooHigh).toBeInstanceOf(ZodError);
-    expect((tooHigh as ZodError).issues).toEqual([expect.objectContaining({ path: ["prevalence"], message: "Prevalence π must be below 1." })]);
+    expect((tooHigh as ZodError).issues).toEqual([
+      expect.objectContaining({ path: ["prevalence"], message: "Prevalence π must be below 1." }),
+    ]);
     expect(await countByTitle(badPrevalence.title)).toBe(0);
 
     const badCost = { ...parameters(), costFn: "a lot" };
-    const notNumber = await createDecision(analyst, badCost as unknown as Parameters<typeof createDecision>[1]).catch((e: unknown) => e);
+    const notNumber = await createDecision(analyst, badCost as unknown as Parameters<typeof createDecision>[1]).catch(
+      (e: unknown) => e,
+    );
     expect((notNumber as ZodError).issues.map((i) => i.path.join("."))).toEqual(["costFn"]);
     expect(await countByTitle(badCost.title)).toBe(0);
 
@@ -81,19 +104,41 @@ describe("createDecision", () => {
     const analyst = await makeActor(["ANALYST"]);
     const prisma = await db();
     const { decisionId: sourceId } = await makeCompleteDecision(analyst, { quorum: 3 });
-    await prisma.decision.update({ where: { id: sourceId }, data: { prevalence: 0.07, costFn: 80, precisionFloor: 0.4, sloP95TtftMs: 250, operatingThreshold: 0.35 } });
+    await prisma.decision.update({
+      where: { id: sourceId },
+      data: { prevalence: 0.07, costFn: 80, precisionFloor: 0.4, sloP95TtftMs: 250, operatingThreshold: 0.35 },
+    });
     const source = await prisma.decision.findUniqueOrThrow({ where: { id: sourceId } });
 
     const title = unique("Copy");
     const copy = await createDecision(analyst, { title, copyFrom: sourceId, costFp: 3 });
     const row = await prisma.decision.findUniqueOrThrow({ where: { id: copy.id } });
-    const copied = ["positiveClass", "prevalence", "costFn", "currency", "recallFloor", "precisionFloor", "operatingThreshold", "sloP95E2eMs", "sloP95TtftMs", "sloMinThroughputRps", "sloThroughputConcurrency", "sloMaxCostPer1kRequests", "quorum"] as const;
+    const copied = [
+      "positiveClass",
+      "prevalence",
+      "costFn",
+      "currency",
+      "recallFloor",
+      "precisionFloor",
+      "operatingThreshold",
+      "sloP95E2eMs",
+      "sloP95TtftMs",
+      "sloMinThroughputRps",
+      "sloThroughputConcurrency",
+      "sloMaxCostPer1kRequests",
+      "quorum",
+    ] as const;
     for (const k of copied) expect(row[k], k).toEqual(source[k]);
     // A given field wins over the source's; the name and description are the copy's own.
     expect(row.costFp).toBe(3);
     expect(row.title).toBe(title);
     expect(row.description).toBe("");
-    expect(row).toMatchObject({ status: "DRAFT", archivedAt: null, evaluationDatasetVersionId: null, createdById: analyst.id });
+    expect(row).toMatchObject({
+      status: "DRAFT",
+      archivedAt: null,
+      evaluationDatasetVersionId: null,
+      createdById: analyst.id,
+    });
     const counts = await Promise.all([
       prisma.candidate.count({ where: { decisionId: copy.id } }),
       prisma.leaderboardScore.count({ where: { decisionId: copy.id } }),
@@ -102,7 +147,10 @@ describe("createDecision", () => {
       prisma.import.count({ where: { decisionId: copy.id } }),
     ]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { decisionId: copy.id, action: "decision.create" }, select: { after: true } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { decisionId: copy.id, action: "decision.create" },
+      select: { after: true },
+    });
     expect(event.after).toMatchObject({ copiedFrom: sourceId, prevalence: 0.07, costFp: 3 });
     // The source is untouched.
     expect(await prisma.candidate.count({ where: { decisionId: sourceId } })).toBe(2);
@@ -143,14 +191,28 @@ describe("archiving", () => {
     expect(await ids(reviewer, "ARCHIVED")).toContain(id);
     expect(await ids(reviewer, "ALL")).toContain(id);
 
-    await expect(updateDecisionParameters(analyst, id, { prevalence: 0.3 })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/archived/) });
-    await expect(createCandidate(analyst, { decisionId: id, name: unique("M"), provider: "p", modelId: "", version: "", aliases: [] })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(updateDecisionParameters(analyst, id, { prevalence: 0.3 })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/archived/),
+    });
+    await expect(
+      createCandidate(analyst, {
+        decisionId: id,
+        name: unique("M"),
+        provider: "p",
+        modelId: "",
+        version: "",
+        aliases: [],
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(submitForReview(analyst, id)).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(setDecisionArchived(analyst, id, true)).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(setDecisionArchived(reviewer, id, false)).rejects.toMatchObject({ code: "FORBIDDEN" });
     const prisma = await db();
     expect(await prisma.candidate.count({ where: { decisionId: id } })).toBe(0);
-    expect((await prisma.decision.findUniqueOrThrow({ where: { id }, select: { prevalence: true } })).prevalence).toBe(0.02);
+    expect((await prisma.decision.findUniqueOrThrow({ where: { id }, select: { prevalence: true } })).prevalence).toBe(
+      0.02,
+    );
 
     const restored = await setDecisionArchived(analyst, id, false);
     expect(restored.archivedAt).toBeNull();
@@ -158,17 +220,32 @@ describe("archiving", () => {
     expect(await ids(reviewer, "ARCHIVED")).not.toContain(id);
     expect((await updateDecisionParameters(analyst, id, { prevalence: 0.3 })).decision.prevalence).toBe(0.3);
 
-    const events = await prisma.auditEvent.findMany({ where: { decisionId: id, action: { in: ["decision.archive", "decision.unarchive"] } }, orderBy: { id: "asc" }, select: { action: true, actorId: true, before: true, after: true } });
+    const events = await prisma.auditEvent.findMany({
+      where: { decisionId: id, action: { in: ["decision.archive", "decision.unarchive"] } },
+      orderBy: { id: "asc" },
+      select: { action: true, actorId: true, before: true, after: true },
+    });
     expect(events.map((e) => e.action)).toEqual(["decision.archive", "decision.unarchive"]);
     expect(events.every((e) => e.actorId === analyst.id)).toBe(true);
-    expect(events[0]).toMatchObject({ before: { archivedAt: null }, after: { archivedAt: archived.archivedAt!.toISOString() } });
-    expect(events[1]).toMatchObject({ before: { archivedAt: archived.archivedAt!.toISOString() }, after: { archivedAt: null } });
+    expect(events[0]).toMatchObject({
+      before: { archivedAt: null },
+      after: { archivedAt: archived.archivedAt!.toISOString() },
+    });
+    expect(events[1]).toMatchObject({
+      before: { archivedAt: archived.archivedAt!.toISOString() },
+      after: { archivedAt: null },
+    });
   });
 
   it("refuses to archive a decision in review", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id } = await makeDecision(analyst, { status: "IN_REVIEW" });
-    await expect(setDecisionArchived(analyst, id, true)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/in review/) });
-    expect((await (await db()).decision.findUniqueOrThrow({ where: { id }, select: { archivedAt: true } })).archivedAt).toBeNull();
+    await expect(setDecisionArchived(analyst, id, true)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/in review/),
+    });
+    expect(
+      (await (await db()).decision.findUniqueOrThrow({ where: { id }, select: { archivedAt: true } })).archivedAt,
+    ).toBeNull();
   });
 });

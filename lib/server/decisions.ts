@@ -39,7 +39,13 @@ export const TASK_PARAMETERS = {
   quorum: true,
 } as const;
 
-const DECISION_PARAMETERS = { ...TASK_PARAMETERS, status: true, archivedAt: true, evaluationDatasetVersionId: true, updatedAt: true } as const;
+const DECISION_PARAMETERS = {
+  ...TASK_PARAMETERS,
+  status: true,
+  archivedAt: true,
+  evaluationDatasetVersionId: true,
+  updatedAt: true,
+} as const;
 
 const LIST_WHERE: Record<DecisionListFilter, Prisma.DecisionWhereInput> = {
   ACTIVE: { archivedAt: null },
@@ -59,7 +65,16 @@ export async function listDecisions(actor: Actor, filter: DecisionListFilter = "
   return prisma.decision.findMany({
     where: LIST_WHERE[filter],
     orderBy: { updatedAt: "desc" },
-    select: { id: true, title: true, status: true, archivedAt: true, positiveClass: true, prevalence: true, updatedAt: true, _count: { select: { candidates: true } } },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      archivedAt: true,
+      positiveClass: true,
+      prevalence: true,
+      updatedAt: true,
+      _count: { select: { candidates: true } },
+    },
   });
 }
 
@@ -67,7 +82,10 @@ export async function listDecisions(actor: Actor, filter: DecisionListFilter = "
 export async function listDecisionTemplates(actor: Actor) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
-  return prisma.decision.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, title: true, archivedAt: true } });
+  return prisma.decision.findMany({
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, title: true, archivedAt: true },
+  });
 }
 
 /** The task parameters of one decision (to pre-fill a new decision's form from it). */
@@ -91,13 +109,18 @@ const COPIED = (({ id: _i, title: _t, description: _d, ...rest }) => rest)(TASK_
 export async function createDecision(actor: Actor, input: DecisionCreateInput, request: RequestInfo = {}) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const given = decisionCreateSchema.safeParse(input);
-  const raw: Record<string, unknown> = typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input } : {};
+  const raw: Record<string, unknown> =
+    typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input } : {};
   const copyFrom = given.success ? given.data.copyFrom : undefined;
   const prisma = await db();
   let copied: Record<string, unknown> = {};
   if (copyFrom) {
     const source = await prisma.decision.findUnique({ where: { id: copyFrom }, select: COPIED });
-    if (!source) throw new AppError("VALIDATION", "copyFrom: no decision has this id.", { issues: [{ field: "copyFrom", reason: "No decision has this id." }], total: 1 });
+    if (!source)
+      throw new AppError("VALIDATION", "copyFrom: no decision has this id.", {
+        issues: [{ field: "copyFrom", reason: "No decision has this id." }],
+        total: 1,
+      });
     copied = source;
   }
   // Every problem at once: the fields given (their own rules, unknown keys), then the whole set
@@ -107,12 +130,16 @@ export async function createDecision(actor: Actor, input: DecisionCreateInput, r
   const whole = decisionParametersSchema.safeParse({ ...DECISION_DEFAULTS, ...copied, ...defined });
   if (!given.success || !whole.success) {
     const issues = [...(given.error?.issues ?? [])];
-    for (const issue of whole.error?.issues ?? []) if (!issues.some((i) => i.path.join(".") === issue.path.join("."))) issues.push(issue);
+    for (const issue of whole.error?.issues ?? [])
+      if (!issues.some((i) => i.path.join(".") === issue.path.join("."))) issues.push(issue);
     throw new z.ZodError(issues);
   }
   const parameters = whole.data;
   return prisma.$transaction(async (tx) => {
-    const decision = await tx.decision.create({ data: { ...parameters, createdById: actor.id }, select: DECISION_PARAMETERS });
+    const decision = await tx.decision.create({
+      data: { ...parameters, createdById: actor.id },
+      select: DECISION_PARAMETERS,
+    });
     await recordAudit(tx, {
       actor,
       action: "decision.create",
@@ -127,14 +154,28 @@ export async function createDecision(actor: Actor, input: DecisionCreateInput, r
 }
 
 /** Analyst: archive (kept, read-only, hidden from the default list) or restore a decision. */
-export async function setDecisionArchived(actor: Actor, decisionId: string, archived: boolean, request: RequestInfo = {}) {
+export async function setDecisionArchived(
+  actor: Actor,
+  decisionId: string,
+  archived: boolean,
+  request: RequestInfo = {},
+) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const before = await lockDecisionRow(tx, decisionId);
-    if (Boolean(before.archivedAt) === archived) throw new AppError("CONFLICT", archived ? "The decision is already archived." : "The decision is not archived.");
-    if (archived && before.status === "IN_REVIEW") throw new AppError("CONFLICT", "The decision is in review: request changes or finish the sign-off before archiving it.");
-    const after = await tx.decision.update({ where: { id: decisionId }, data: { archivedAt: archived ? new Date() : null }, select: { id: true, archivedAt: true, status: true } });
+    if (Boolean(before.archivedAt) === archived)
+      throw new AppError("CONFLICT", archived ? "The decision is already archived." : "The decision is not archived.");
+    if (archived && before.status === "IN_REVIEW")
+      throw new AppError(
+        "CONFLICT",
+        "The decision is in review: request changes or finish the sign-off before archiving it.",
+      );
+    const after = await tx.decision.update({
+      where: { id: decisionId },
+      data: { archivedAt: archived ? new Date() : null },
+      select: { id: true, archivedAt: true, status: true },
+    });
     await recordAudit(tx, {
       actor,
       action: archived ? "decision.archive" : "decision.unarchive",
@@ -149,8 +190,6 @@ export async function setDecisionArchived(actor: Actor, decisionId: string, arch
   });
 }
 
-
-
 /**
  * Analyst: change task parameters — the one use case behind the edit page, the what-if save,
  * `PATCH /api/v1/decisions/<id>` and the CLI. Under the decision's row lock it checks that the
@@ -158,7 +197,12 @@ export async function setDecisionArchived(actor: Actor, decisionId: string, arch
  * metrics depend on a changed input (π, costs, threshold) for recomputation; the jobs are queued
  * after the commit. Returns the decision and the ids of the runs being recomputed.
  */
-export async function updateDecisionParameters(actor: Actor, decisionId: string, patch: DecisionParametersPatch, request: RequestInfo = {}) {
+export async function updateDecisionParameters(
+  actor: Actor,
+  decisionId: string,
+  patch: DecisionParametersPatch,
+  request: RequestInfo = {},
+) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const { prisma } = await database();
   const result = await prisma.$transaction(async (tx) => {
@@ -176,7 +220,10 @@ export async function updateDecisionParameters(actor: Actor, decisionId: string,
       request,
     });
     const inputs = metricInputsChanged(changed, after.operatingRule);
-    const recomputing = inputs.length > 0 ? await markRunsForRecompute(tx, actor, decisionId, `changed ${inputs.join(", ")}`, request) : [];
+    const recomputing =
+      inputs.length > 0
+        ? await markRunsForRecompute(tx, actor, decisionId, `changed ${inputs.join(", ")}`, request)
+        : [];
     return { decision: after, recomputing };
   });
   await enqueueRecompute(await database(), result.recomputing);
@@ -187,13 +234,25 @@ export async function updateDecisionParameters(actor: Actor, decisionId: string,
  * Analyst: the one dataset version the pack is evaluated on (SPEC §2), while the decision is a
  * draft. The version must belong to one of the decision's datasets.
  */
-export async function setEvaluationDatasetVersion(actor: Actor, decisionId: string, datasetVersionId: number, request: RequestInfo = {}) {
+export async function setEvaluationDatasetVersion(
+  actor: Actor,
+  decisionId: string,
+  datasetVersionId: number,
+  request: RequestInfo = {},
+) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const before = await lockEditableDecision(tx, decisionId);
-    const version = await tx.datasetVersion.findFirst({ where: { id: datasetVersionId, dataset: { decisionId } }, select: { id: true, version: true, dataset: { select: { name: true } } } });
-    if (!version) throw new AppError("VALIDATION", "datasetVersionId: no dataset version of this decision has this id.", { issues: [{ field: "datasetVersionId", reason: "Not a dataset version of this decision." }], total: 1 });
+    const version = await tx.datasetVersion.findFirst({
+      where: { id: datasetVersionId, dataset: { decisionId } },
+      select: { id: true, version: true, dataset: { select: { name: true } } },
+    });
+    if (!version)
+      throw new AppError("VALIDATION", "datasetVersionId: no dataset version of this decision has this id.", {
+        issues: [{ field: "datasetVersionId", reason: "Not a dataset version of this decision." }],
+        total: 1,
+      });
     if (before.evaluationDatasetVersionId === version.id) return version;
     await tx.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
     await recordAudit(tx, {

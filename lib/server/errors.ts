@@ -43,6 +43,8 @@ export interface FieldProblem {
 /** Zod's issues as field problems; an unknown key is a field of its own ("prevalance" must not pass silently). */
 export function fieldProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), reason: "Unknown field." })) : [{ field: issue.path.join("."), reason: issue.message }],
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), reason: "Unknown field." }))
+      : [{ field: issue.path.join("."), reason: issue.message }],
   );
 }

@@ -12,7 +12,10 @@ describe("an eval run's progress", () => {
     let computing = true;
     const job = computeEvalRun(await database(), runId).finally(() => (computing = false));
     while (computing) {
-      const run = await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true, progress: true } });
+      const run = await prisma.evalRun.findUniqueOrThrow({
+        where: { id: runId },
+        select: { status: true, progress: true },
+      });
       const state = `${run.status} ${run.progress}`;
       if (seen.at(-1) !== state) seen.push(state);
       await new Promise((r) => setTimeout(r, 10));
@@ -22,8 +25,13 @@ describe("an eval run's progress", () => {
     // Never backwards: each state seen comes later in the phases' order than the one before.
     const order = ["PENDING 0", "RUNNING 0", "RUNNING 0.3", "RUNNING 0.9", "DONE 1"];
     const positions = seen.map((s) => order.indexOf(s));
-    expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)), seen.join(" → ")).toBe(true);
-    expect(await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true, progress: true } })).toEqual({ status: "DONE", progress: 1 });
+    expect(
+      positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)),
+      seen.join(" → "),
+    ).toBe(true);
+    expect(
+      await prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true, progress: true } }),
+    ).toEqual({ status: "DONE", progress: 1 });
     expect(await prisma.runItem.count({ where: { evalRunId: runId } })).toBe(60_000);
   });
 });

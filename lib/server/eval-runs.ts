@@ -1,7 +1,13 @@
 import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { env } from "@/lib/env";
-import { buildRunInput, buildRunInputFromColumns, type JoinedColumns, type RunInput, type StoredRunMetrics } from "@/lib/evidence/run-input";
+import {
+  buildRunInput,
+  buildRunInputFromColumns,
+  type JoinedColumns,
+  type RunInput,
+  type StoredRunMetrics,
+} from "@/lib/evidence/run-input";
 import { summarizeRun } from "@/lib/compute/summarize-run";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createHash } from "node:crypto";
@@ -113,7 +119,9 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
       const now = performance.now();
       if (now - lastWrite < 500 || fraction >= 1) return;
       lastWrite = now;
-      written = written.then(() => setProgress(database, runId, PHASE.bootstrap + (PHASE.storing - PHASE.bootstrap) * fraction)).catch(() => {});
+      written = written
+        .then(() => setProgress(database, runId, PHASE.bootstrap + (PHASE.storing - PHASE.bootstrap) * fraction))
+        .catch(() => {});
     };
     const metrics: StoredRunMetrics = {
       // summarizeRun: the bootstrap, the part that grows as B·n, on worker threads when it pays.
@@ -134,26 +142,30 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
     await written; // no bootstrap figure lands after "storing"
     await setProgress(database, runId, PHASE.storing);
     const outcome = await storeIfCurrent(database, runId, run, {
-        status: "DONE",
-        progress: 1,
-        itemCount: input.labels.length,
-        missingCount: input.missing,
-        parseFailureCount: input.parseFailures,
-        unknownCount,
-        metrics: JSON.parse(JSON.stringify(metrics)),
-        computedAt: new Date(),
-        error: null,
+      status: "DONE",
+      progress: 1,
+      itemCount: input.labels.length,
+      missingCount: input.missing,
+      parseFailureCount: input.parseFailures,
+      unknownCount,
+      metrics: JSON.parse(JSON.stringify(metrics)),
+      computedAt: new Date(),
+      error: null,
     });
     timing("stored");
     // The drill-down's rows come from this same input, so its cells list what the metrics count.
     // Written after the metrics are stored (the figures are ready sooner; a drill-down opened in
     // between writes them itself, under the same lock, from the same rows), in their own
     // transaction: a crash leaves none, and the drill-down's reader writes them then.
-    if (outcome === "stored") await writeRunItemsOnce(database, runId, run.datasetVersionId, rows ? { rows, input } : { input });
+    if (outcome === "stored")
+      await writeRunItemsOnce(database, runId, run.datasetVersionId, rows ? { rows, input } : { input });
     timing("drill-down items");
     return outcome;
   } catch (error) {
-    const outcome = await storeIfCurrent(database, runId, run, { status: "FAILED", error: error instanceof Error ? error.message : String(error) });
+    const outcome = await storeIfCurrent(database, runId, run, {
+      status: "FAILED",
+      error: error instanceof Error ? error.message : String(error),
+    });
     if (outcome === "stale") return outcome;
     throw error;
   }
@@ -166,7 +178,10 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
 const PHASE = { bootstrap: 0.3, storing: 0.9 } as const;
 
 async function setProgress(database: Database, runId: number, progress: number): Promise<void> {
-  await rawQuery(database, `UPDATE "EvalRun" SET progress = $2 WHERE id = $1 AND status = 'RUNNING'`, [runId, progress]);
+  await rawQuery(database, `UPDATE "EvalRun" SET progress = $2 WHERE id = $1 AND status = 'RUNNING'`, [
+    runId,
+    progress,
+  ]);
 }
 
 /**
@@ -202,7 +217,17 @@ const RUN_INPUTS = {
   decisionId: true,
   datasetVersionId: true,
   candidate: { select: { operatingThreshold: true } },
-  decision: { select: { prevalence: true, costFn: true, costFp: true, operatingThreshold: true, operatingRule: true, recallFloor: true, precisionFloor: true } },
+  decision: {
+    select: {
+      prevalence: true,
+      costFn: true,
+      costFp: true,
+      operatingThreshold: true,
+      operatingRule: true,
+      recallFloor: true,
+      precisionFloor: true,
+    },
+  },
 } as const;
 
 type RunInputs = {
@@ -229,16 +254,31 @@ const sameInputs = (a: RunInputs, b: RunInputs) =>
  * stored is audited in the same transaction (eval_run.computed, by the system: no actor), with the
  * SHA-256 of the metrics' canonical JSON; a result left unstored is not.
  */
-async function storeIfCurrent(database: Database, runId: number, used: RunInputs, data: Prisma.EvalRunUpdateInput): Promise<StoreOutcome> {
+async function storeIfCurrent(
+  database: Database,
+  runId: number,
+  used: RunInputs,
+  data: Prisma.EvalRunUpdateInput,
+): Promise<StoreOutcome> {
   return database.prisma.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM "EvalRun" WHERE id = ${runId} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { status: string }[]
+    >`SELECT status::text AS status FROM "EvalRun" WHERE id = ${runId} FOR UPDATE`;
     if (row?.status !== "RUNNING") return "requeued";
     const now = await tx.evalRun.findUniqueOrThrow({ where: { id: runId }, select: RUN_INPUTS });
     if (!sameInputs(now, used)) return "stale";
     const stored = await tx.evalRun.update({
       where: { id: runId },
       data: data.status === "DONE" ? { ...data, recoveries: 0 } : data,
-      select: { status: true, itemCount: true, missingCount: true, unknownCount: true, parseFailureCount: true, metrics: true, error: true },
+      select: {
+        status: true,
+        itemCount: true,
+        missingCount: true,
+        unknownCount: true,
+        parseFailureCount: true,
+        metrics: true,
+        error: true,
+      },
     });
     await recordAudit(tx, {
       actor: { id: null, roles: [] },

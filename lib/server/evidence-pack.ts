@@ -71,7 +71,12 @@ export async function countComputingRuns(actor: Actor, decisionId: string): Prom
 }
 
 /** The evidence state as a short tag: the key of the page's view and its ETag. */
-const tagOf = cache(async (decisionId: string) => createHash("sha256").update(await stateOf(decisionId)).digest("base64url").slice(0, 22));
+const tagOf = cache(async (decisionId: string) =>
+  createHash("sha256")
+    .update(await stateOf(decisionId))
+    .digest("base64url")
+    .slice(0, 22),
+);
 
 export async function getPackStateTag(actor: Actor, decisionId: string): Promise<string> {
   check(actor);
@@ -79,7 +84,12 @@ export async function getPackStateTag(actor: Actor, decisionId: string): Promise
 }
 
 const viewOf = part("view", async (decisionId): Promise<PageView> => {
-  const [data, { otherRuns }, tag, whatIf] = await Promise.all([packDataOf(decisionId), runsOf(decisionId), tagOf(decisionId), whatIfOf(decisionId)]);
+  const [data, { otherRuns }, tag, whatIf] = await Promise.all([
+    packDataOf(decisionId),
+    runsOf(decisionId),
+    tagOf(decisionId),
+    whatIfOf(decisionId),
+  ]);
   return pageView(tag, { ...data, otherRuns }, whatIf);
 });
 
@@ -117,7 +127,13 @@ async function packDataOf(decisionId: string): Promise<PackData> {
 
 const headlinesOf = part("headlines", async (decisionId) => {
   const data = await packDataOf(decisionId);
-  return stageHeadlines({ ...data.decision, candidates: data.candidates, scores: data.scores, runs: data.runs, serving: data.serving });
+  return stageHeadlines({
+    ...data.decision,
+    candidates: data.candidates,
+    scores: data.scores,
+    runs: data.runs,
+    serving: data.serving,
+  });
 });
 
 /** The stage table's headline per stage and candidate (once per evidence state). */
@@ -132,7 +148,9 @@ export async function getStageHeadlines(actor: Actor, decisionId: string) {
  */
 export async function getHarnessSettings(actor: Actor, decisionId: string) {
   check(actor);
-  return cachedPart(decisionId, await stateOf(decisionId), "harness-settings", () => harnessSettings(actor, decisionId));
+  return cachedPart(decisionId, await stateOf(decisionId), "harness-settings", () =>
+    harnessSettings(actor, decisionId),
+  );
 }
 
 /** The whole pack's data for the page's summary sections, from the same cached parts as the stages. */
@@ -164,7 +182,12 @@ async function readSignoff(decisionId: string) {
     where: { decisionId },
     orderBy: { number: "desc" },
     select: {
-      id: true, number: true, sha256: true, createdAt: true, supersededAt: true, cause: true,
+      id: true,
+      number: true,
+      sha256: true,
+      createdAt: true,
+      supersededAt: true,
+      cause: true,
       signatures: {
         orderBy: { signedAt: "asc" },
         // Nested under its revision: the revision's id is the parent's.

@@ -16,9 +16,18 @@ import { makeActor, makeCompleteDecision, rationaleCiting, CITED_SUITE } from "@
 
 process.env.VERDICT_JOBS = "inline";
 
-const upload = (name: string, content: string): UploadFile => ({ name, stream: (async function* () { yield Buffer.from(content, "utf8"); })() });
+const upload = (name: string, content: string): UploadFile => ({
+  name,
+  stream: (async function* () {
+    yield Buffer.from(content, "utf8");
+  })(),
+});
 
-type Pack = { task: { prevalence: number }; candidates: { id: string; version: string | null }[]; evidence: { imports: { id: string; sha256: string; kind: string }[] } };
+type Pack = {
+  task: { prevalence: number };
+  candidates: { id: string; version: string | null }[];
+  evidence: { imports: { id: string; sha256: string; kind: string }[] };
+};
 
 const ROUNDS = 50;
 const KINDS = ["parameters", "candidate", "leaderboard", "dataset"] as const;
@@ -34,9 +43,30 @@ describe("an edit racing a submission, 50 times", () => {
       const marker = `r${i}-${Date.now()}`;
       const edits = {
         parameters: () => updateDecisionParameters(analyst, decisionId, { prevalence: 0.1 + i / 1000 }),
-        candidate: () => updateCandidate(analyst, { candidateId: candidates[0]!.id, name: candidates[0]!.name, provider: "test", version: marker, shortlistRationale: rationaleCiting(CITED_SUITE) }),
-        leaderboard: () => importLeaderboard(analyst, decisionId, upload("board.csv", `model,suite,metric,value\n${candidates[0]!.name},${CITED_SUITE},mean win rate,0.${i + 10}\n`)),
-        dataset: () => importDataset(analyst, decisionId, upload("holdout.csv", `id,label,text\na,violating,${marker}\nb,benign,x\n`), { datasetName: "holdout", negativeLabels: ["benign"] }),
+        candidate: () =>
+          updateCandidate(analyst, {
+            candidateId: candidates[0]!.id,
+            name: candidates[0]!.name,
+            provider: "test",
+            version: marker,
+            shortlistRationale: rationaleCiting(CITED_SUITE),
+          }),
+        leaderboard: () =>
+          importLeaderboard(
+            analyst,
+            decisionId,
+            upload(
+              "board.csv",
+              `model,suite,metric,value\n${candidates[0]!.name},${CITED_SUITE},mean win rate,0.${i + 10}\n`,
+            ),
+          ),
+        dataset: () =>
+          importDataset(
+            analyst,
+            decisionId,
+            upload("holdout.csv", `id,label,text\na,violating,${marker}\nb,benign,x\n`),
+            { datasetName: "holdout", negativeLabels: ["benign"] },
+          ),
       };
       const edit = edits[kind];
       // An upload reads its file before its transaction: a submission a few milliseconds later
@@ -47,10 +77,19 @@ describe("an edit racing a submission, 50 times", () => {
         return submitForReview(analyst, decisionId);
       };
       // Started in turn one before the other, so that both orders happen.
-      const [e, s] = i % 8 < 4 ? await Promise.allSettled([edit(), submit()]) : ((await Promise.allSettled([submit(), edit()])).reverse() as [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]);
+      const [e, s] =
+        i % 8 < 4
+          ? await Promise.allSettled([edit(), submit()])
+          : ((await Promise.allSettled([submit(), edit()])).reverse() as [
+              PromiseSettledResult<unknown>,
+              PromiseSettledResult<unknown>,
+            ]);
 
       expect(s.status).toBe("fulfilled");
-      const revisions = await prisma.packRevision.findMany({ where: { decisionId }, select: { sha256: true, canonicalJson: true } });
+      const revisions = await prisma.packRevision.findMany({
+        where: { decisionId },
+        select: { sha256: true, canonicalJson: true },
+      });
       expect(revisions).toHaveLength(1);
       const frozen = JSON.parse(revisions[0]!.canonicalJson) as Pack;
       // Nothing changed after the freeze: the pack built from the rows now is the frozen one.
@@ -58,7 +97,11 @@ describe("an edit racing a submission, 50 times", () => {
       expect(now.sha256).toBe(revisions[0]!.sha256);
 
       const landed = e.status === "fulfilled";
-      if (!landed) expect((e as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/in review/) });
+      if (!landed)
+        expect((e as PromiseRejectedResult).reason).toMatchObject({
+          code: "CONFLICT",
+          message: expect.stringMatching(/in review/),
+        });
       const inFrozen = {
         parameters: () => frozen.task.prevalence === 0.1 + i / 1000,
         candidate: () => frozen.candidates.some((c) => c.version === marker),

@@ -22,7 +22,11 @@ export function mailConfig(): MailConfig | null {
   const { VERDICT_SMTP_URL: smtpUrl, VERDICT_MAIL_FROM } = env();
   if (!smtpUrl) return null;
   const publicUrl = publicBaseUrl();
-  if (!publicUrl) throw new AppError("UNAVAILABLE", "VERDICT_SMTP_URL is set but VERDICT_PUBLIC_URL (or AUTH_URL) is not: the invitation mail needs this server's address for its link.");
+  if (!publicUrl)
+    throw new AppError(
+      "UNAVAILABLE",
+      "VERDICT_SMTP_URL is set but VERDICT_PUBLIC_URL (or AUTH_URL) is not: the invitation mail needs this server's address for its link.",
+    );
   return { smtpUrl, from: VERDICT_MAIL_FROM || "Verdict <verdict@localhost>", publicUrl };
 }
 
@@ -32,12 +36,18 @@ export function publicBaseUrl(): string | null {
   return url ? url.replace(/\/+$/, "").replace(/\/api\/auth$/, "") : null;
 }
 
-export async function sendMail(config: MailConfig, message: { to: string; subject: string; text: string }): Promise<void> {
+export async function sendMail(
+  config: MailConfig,
+  message: { to: string; subject: string; text: string },
+): Promise<void> {
   const transport = nodemailer.createTransport(config.smtpUrl);
   try {
     await transport.sendMail({ from: config.from, ...message });
   } catch (error) {
-    throw new AppError("UNAVAILABLE", `The mail server did not accept the invitation (${error instanceof Error ? error.message : String(error)}); nothing was recorded.`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `The mail server did not accept the invitation (${error instanceof Error ? error.message : String(error)}); nothing was recorded.`,
+    );
   } finally {
     transport.close();
   }

@@ -13,7 +13,10 @@ import { packResults } from "@/lib/evidence/pack-results";
 import { computedMetrics } from "@/test/metrics-fixtures";
 import { jsonDiff, type JsonValue } from "@/lib/signoff/diff";
 
-const metricsOf = async (runId: number) => computedMetrics((await (await db()).evalRun.findUniqueOrThrow({ where: { id: runId }, select: { metrics: true } })).metrics);
+const metricsOf = async (runId: number) =>
+  computedMetrics(
+    (await (await db()).evalRun.findUniqueOrThrow({ where: { id: runId }, select: { metrics: true } })).metrics,
+  );
 const pack = async (decisionId: string) => (await db()).$transaction((tx) => buildPack(tx, decisionId));
 
 describe("the operating-point rule of a decision (issue 14)", () => {
@@ -38,7 +41,9 @@ describe("the operating-point rule of a decision (issue 14)", () => {
 
     // The gates judge the held-out figures and say so.
     const { otherRuns: _others, ...model } = await readPackModel(await db(), decisionId);
-    const gates = packResults(model).gates.find((g) => g.candidateId === model.runs.find((r) => r.runId === runB)!.candidateId)!;
+    const gates = packResults(model).gates.find(
+      (g) => g.candidateId === model.runs.find((r) => r.runId === runB)!.candidateId,
+    )!;
     expect(gates.gates.find((g) => g.key === "recall-floor")!.detail).toMatch(/held out|in-sample/);
 
     const after = await pack(decisionId);
@@ -56,12 +61,25 @@ describe("the operating-point rule of a decision (issue 14)", () => {
     const analyst = await makeSigner(["ANALYST"], "Ana Lyst");
     const { decisionId, goodId } = await makeSignoffDecision(analyst, 1);
     const prisma = await db();
-    const run = await prisma.evalRun.findFirstOrThrow({ where: { candidateId: goodId }, select: { id: true, metrics: true } });
-    await prisma.evalRun.update({ where: { id: run.id }, data: { metrics: { ...(run.metrics as object), parameters: { threshold: 0.4321 } } } });
+    const run = await prisma.evalRun.findFirstOrThrow({
+      where: { candidateId: goodId },
+      select: { id: true, metrics: true },
+    });
+    await prisma.evalRun.update({
+      where: { id: run.id },
+      data: { metrics: { ...(run.metrics as object), parameters: { threshold: 0.4321 } } },
+    });
     await prisma.decision.update({ where: { id: decisionId }, data: { operatingRule: "COST_OPTIMAL" } });
     const revision = await submitForReview(analyst, decisionId);
     const approver = await makeSigner(["APPROVER"], "Avery Approver");
-    const { signature, outcome } = await signPack(approver, decisionId, { email: approver.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest held-out cost; meets every gate." });
+    const { signature, outcome } = await signPack(approver, decisionId, {
+      email: approver.email,
+      meaning: "APPROVAL",
+      password: PASSWORD,
+      revisionSha256: revision.sha256,
+      candidateId: goodId,
+      reason: "Lowest held-out cost; meets every gate.",
+    });
     expect(outcome).toBe("approved");
     expect(signature).toMatchObject({ operatingThreshold: 0.4321, operatingRule: "COST_OPTIMAL" });
     const verification = await verifyAuditChainWith(prisma);

@@ -23,10 +23,21 @@ export function splitSeedOf(decisionId: string): number {
 }
 
 /** summarize()'s options for the decision's operating-point rule; none under FIXED (today's figures, byte for byte). */
-export function operatingRuleOptions(d: RuleInputs, decisionId: string, scoreKind: RunInput["scoreKind"]): Pick<SummarizeOptions, "operatingRule" | "splitSeed" | "hardLabels"> {
+export function operatingRuleOptions(
+  d: RuleInputs,
+  decisionId: string,
+  scoreKind: RunInput["scoreKind"],
+): Pick<SummarizeOptions, "operatingRule" | "splitSeed" | "hardLabels"> {
   if (d.operatingRule === "FIXED") return {};
   return {
-    operatingRule: { kind: d.operatingRule, prevalence: d.prevalence, costFalseNegative: d.costFn, costFalsePositive: d.costFp, recallFloor: d.recallFloor, precisionFloor: d.precisionFloor },
+    operatingRule: {
+      kind: d.operatingRule,
+      prevalence: d.prevalence,
+      costFalseNegative: d.costFn,
+      costFalsePositive: d.costFp,
+      recallFloor: d.recallFloor,
+      precisionFloor: d.precisionFloor,
+    },
     splitSeed: splitSeedOf(decisionId),
     hardLabels: scoreKind === "hard-labels",
   };

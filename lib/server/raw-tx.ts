@@ -23,7 +23,7 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
   if (database.mode === "embedded") {
     return database.pglite.transaction(async (t) =>
       fn({
-        query: async <R,>(sql: string, params?: unknown[]) => (await t.query<R>(sql, params)).rows,
+        query: async <R>(sql: string, params?: unknown[]) => (await t.query<R>(sql, params)).rows,
         copy: async (table, columns, chunks) => {
           let parts: string[] = [];
           let size = 0;
@@ -46,7 +46,7 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
   try {
     await client.query("BEGIN");
     const result = await fn({
-      query: async <R,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+      query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
       copy: (table, columns, chunks) => copyCsvPg(client, table, columns, chunks),
       copyOut: (query) => copyOutPg(client, query),
     });

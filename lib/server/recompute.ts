@@ -24,13 +24,32 @@ export function metricInputsChanged(changed: readonly string[], operatingRule: s
  * whose job is computing with the old inputs (RUNNING) is marked too: that job then finds its run
  * no longer RUNNING and drops its result (computeEvalRun), and the new job stores the right one.
  */
-export async function markRunsForRecompute(tx: Tx, actor: Actor, decisionId: string, reason: string, request: RequestInfo, candidateId?: string): Promise<number[]> {
+export async function markRunsForRecompute(
+  tx: Tx,
+  actor: Actor,
+  decisionId: string,
+  reason: string,
+  request: RequestInfo,
+  candidateId?: string,
+): Promise<number[]> {
   const rows = candidateId
-    ? await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND "candidateId" = ${candidateId} AND status IN ('DONE', 'RUNNING') RETURNING id`
-    : await tx.$queryRaw<{ id: number }[]>`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status IN ('DONE', 'RUNNING') RETURNING id`;
+    ? await tx.$queryRaw<
+        { id: number }[]
+      >`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND "candidateId" = ${candidateId} AND status IN ('DONE', 'RUNNING') RETURNING id`
+    : await tx.$queryRaw<
+        { id: number }[]
+      >`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status IN ('DONE', 'RUNNING') RETURNING id`;
   const runIds = rows.map((r) => r.id).sort((a, b) => a - b);
   if (runIds.length > 0) {
-    await recordAudit(tx, { actor, action: "eval_run.recompute_queued", entityType: "Decision", entityId: decisionId, decisionId, after: { runIds, reason, candidateId: candidateId ?? null }, request });
+    await recordAudit(tx, {
+      actor,
+      action: "eval_run.recompute_queued",
+      entityType: "Decision",
+      entityId: decisionId,
+      decisionId,
+      after: { runIds, reason, candidateId: candidateId ?? null },
+      request,
+    });
   }
   return runIds;
 }

@@ -23,7 +23,11 @@ export async function readJsonBody(req: Request): Promise<unknown> {
  * the limit (a chunked body declares no length), so no more than the limit and one chunk are read.
  */
 export async function readBoundedBody(req: Request, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `${what} is larger than ${formatBytes(maxBytes)}.`, { limit: maxBytes, unit: "bytes" });
+  const tooLarge = () =>
+    new AppError("PAYLOAD_TOO_LARGE", `${what} is larger than ${formatBytes(maxBytes)}.`, {
+      limit: maxBytes,
+      unit: "bytes",
+    });
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge();
   const chunks: Uint8Array[] = [];

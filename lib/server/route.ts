@@ -64,14 +64,29 @@ export function requestInfoOf(headers: Headers): RequestInfo {
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
-    return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.status });
+    return NextResponse.json(
+      { error: { code: error.code, message: error.message, details: error.details } },
+      { status: error.status },
+    );
   }
   if (error instanceof z.ZodError) {
     const issues = fieldProblems(error).slice(0, 100);
-    return NextResponse.json({ error: { code: "VALIDATION", message: "The request is not valid.", details: { issues, total: error.issues.length } } }, { status: 422 });
+    return NextResponse.json(
+      {
+        error: {
+          code: "VALIDATION",
+          message: "The request is not valid.",
+          details: { issues, total: error.issues.length },
+        },
+      },
+      { status: 422 },
+    );
   }
   console.error(error);
-  return NextResponse.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });
+  return NextResponse.json(
+    { error: { code: "INTERNAL", message: "Something went wrong on the server." } },
+    { status: 500 },
+  );
 }
 
 function sameOrigin(req: NextRequest): boolean {

@@ -25,20 +25,32 @@ async function makeUser(active = true) {
   passwordHash ??= await hashPassword(PASSWORD);
   const email = `${unique("signin")}@verdict.test`;
   // Printed names are unique among active users.
-  return prisma.user.create({ data: { email, name: unique("Sign In"), roles: ["APPROVER"], passwordHash, active }, select: { id: true, email: true } });
+  return prisma.user.create({
+    data: { email, name: unique("Sign In"), roles: ["APPROVER"], passwordHash, active },
+    select: { id: true, email: true },
+  });
 }
 
 const at = (ip: string | null) => ({ ip, userAgent: "vitest" });
-const attempt = (email: string, password: string, ip: string | null = "198.51.100.7") => checkCredentials({ email, password }, at(ip));
+const attempt = (email: string, password: string, ip: string | null = "198.51.100.7") =>
+  checkCredentials({ email, password }, at(ip));
 
 async function throttleRow(email: string, client: string) {
   return (await db()).signInThrottle.findUnique({ where: { email_client: { email, client } } });
 }
 
-async function setThrottle(email: string, client: string, data: { failures: number; nextAttemptAt: Date; lastFailureAt?: Date }) {
+async function setThrottle(
+  email: string,
+  client: string,
+  data: { failures: number; nextAttemptAt: Date; lastFailureAt?: Date },
+) {
   const prisma = await db();
   const row = { lastFailureAt: new Date(), ...data };
-  await prisma.signInThrottle.upsert({ where: { email_client: { email, client } }, create: { email, client, ...row }, update: row });
+  await prisma.signInThrottle.upsert({
+    where: { email_client: { email, client } },
+    create: { email, client, ...row },
+    update: row,
+  });
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
@@ -64,7 +76,9 @@ describe("sign-in: the same work for known and unknown emails", () => {
       // The inactive account's own hash is not used: its check runs on the dummy hash.
       expect(verifyCalls).toEqual([hashUsed]);
       expect((await throttleRow(email, "198.51.100.7"))?.failures).toBe(1);
-      const events = await prisma.auditEvent.findMany({ where: { action: "auth.sign_in_failed", after: { path: ["email"], equals: email } } });
+      const events = await prisma.auditEvent.findMany({
+        where: { action: "auth.sign_in_failed", after: { path: ["email"], equals: email } },
+      });
       expect(events).toHaveLength(1);
       expect(events[0]!.after).toMatchObject({ email, reason, failures: 1, slowDownSeconds: 0 });
       expect(events[0]!.ip).toBe("198.51.100.7");
@@ -120,7 +134,9 @@ describe("sign-in throttling per account and client: a slow-down, never a lock",
     expect(ms).toBeLessThan(1000);
     // The refusal was audited once; the next one within the minute is only counted.
     await attempt(user.email, "guess", stranger);
-    const throttled = await prisma.auditEvent.findMany({ where: { action: "auth.sign_in_throttled", entityId: user.email } });
+    const throttled = await prisma.auditEvent.findMany({
+      where: { action: "auth.sign_in_throttled", entityId: user.email },
+    });
     expect(throttled).toHaveLength(1);
     expect(throttled[0]!.after).toMatchObject({ email: user.email, failures: 12, refused: 1 });
     expect(throttled[0]!.ip).toBe(stranger);
@@ -136,7 +152,9 @@ describe("sign-in throttling per account and client: a slow-down, never a lock",
     await setThrottle(user.email, ip, { failures: 5, nextAttemptAt: new Date() });
     const started = performance.now();
     const finished: number[] = [];
-    await Promise.all([0, 1, 2].map(() => attempt(user.email, "wrong", ip).then(() => finished.push(performance.now() - started))));
+    await Promise.all(
+      [0, 1, 2].map(() => attempt(user.email, "wrong", ip).then(() => finished.push(performance.now() - started))),
+    );
     finished.sort((a, b) => a - b);
     expect(finished[1]).toBeGreaterThanOrEqual(900);
     expect(finished[2]).toBeGreaterThanOrEqual(1900);
@@ -152,7 +170,11 @@ describe("sign-in throttling per account and client: a slow-down, never a lock",
   it("failures an hour old are forgotten", async () => {
     const user = await makeUser();
     const ip = "192.0.2.45";
-    await setThrottle(user.email, ip, { failures: 30, nextAttemptAt: new Date(Date.now() - 3_600_000), lastFailureAt: new Date(Date.now() - 2 * 3_600_000) });
+    await setThrottle(user.email, ip, {
+      failures: 30,
+      nextAttemptAt: new Date(Date.now() - 3_600_000),
+      lastFailureAt: new Date(Date.now() - 2 * 3_600_000),
+    });
     await attempt(user.email, "wrong", ip);
     expect((await throttleRow(user.email, ip))?.failures).toBe(1);
   });

@@ -22,7 +22,10 @@ import { recordAudit, type RequestInfo } from "./audit";
  *   once its slot comes.
  */
 
-export const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(1024) });
+export const credentialsSchema = z.object({
+  email: z.string().trim().toLowerCase().email().max(320),
+  password: z.string().min(1).max(1024),
+});
 
 export const FREE_FAILURES = 5;
 export const MAX_SLOW_DOWN_MS = 60_000;
@@ -46,7 +49,9 @@ export interface SignedInUser {
   roles: RoleName[];
 }
 
-export type SignInOutcome = { ok: true; user: SignedInUser } | { ok: false; reason: "invalid_input" | "throttled" | "unknown_email" | "inactive" | "wrong_password" };
+export type SignInOutcome =
+  | { ok: true; user: SignedInUser }
+  | { ok: false; reason: "invalid_input" | "throttled" | "unknown_email" | "inactive" | "wrong_password" };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,7 +66,10 @@ export async function checkCredentials(raw: unknown, request: RequestInfo): Prom
   if (slot.refused) return { ok: false, reason: "throttled" };
   if (slot.waitMs > 0) await sleep(slot.waitMs);
 
-  const user = await prisma.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, roles: true, active: true, passwordHash: true } });
+  const user = await prisma.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, roles: true, active: true, passwordHash: true },
+  });
   const passwordOk = await verifyPassword(user?.active ? user.passwordHash : null, password);
   if (!user || !user.active || !passwordOk) {
     const reason = !user ? "unknown_email" : !user.active ? "inactive" : "wrong_password";
@@ -80,7 +88,13 @@ export async function checkCredentials(raw: unknown, request: RequestInfo): Prom
   }
   await prisma.$transaction(async (tx) => {
     await tx.signInThrottle.deleteMany({ where: { email, client } });
-    await recordAudit(tx, { actor: { id: user.id, roles: user.roles as RoleName[] }, action: "auth.sign_in", entityType: "User", entityId: user.id, request });
+    await recordAudit(tx, {
+      actor: { id: user.id, roles: user.roles as RoleName[] },
+      action: "auth.sign_in",
+      entityType: "User",
+      entityId: user.id,
+      request,
+    });
   });
   return { ok: true, user: { id: user.id, email: user.email, name: user.name, roles: user.roles as RoleName[] } };
 }
@@ -90,11 +104,23 @@ export async function checkCredentials(raw: unknown, request: RequestInfo): Prom
  * and pushes nextAttemptAt on by the slow-down its failures so far earn. A slot beyond MAX_WAIT_MS
  * is refused without being taken (refusals never push the queue further).
  */
-async function reserveAttempt(email: string, client: string, request: RequestInfo): Promise<{ refused: true } | { refused: false; waitMs: number }> {
+async function reserveAttempt(
+  email: string,
+  client: string,
+  request: RequestInfo,
+): Promise<{ refused: true } | { refused: false; waitMs: number }> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`INSERT INTO "SignInThrottle" (email, client) VALUES (${email}, ${client}) ON CONFLICT DO NOTHING`;
-    const [row] = await tx.$queryRaw<{ failures: number; lastFailureAt: Date | null; nextAttemptAt: Date; refusedSinceAudit: number; refusalAuditedAt: Date | null }[]>`
+    const [row] = await tx.$queryRaw<
+      {
+        failures: number;
+        lastFailureAt: Date | null;
+        nextAttemptAt: Date;
+        refusedSinceAudit: number;
+        refusalAuditedAt: Date | null;
+      }[]
+    >`
       SELECT failures, "lastFailureAt", "nextAttemptAt", "refusedSinceAudit", "refusalAuditedAt"
         FROM "SignInThrottle" WHERE email = ${email} AND client = ${client} FOR UPDATE`;
     const now = Date.now();
@@ -122,7 +148,11 @@ async function reserveAttempt(email: string, client: string, request: RequestInf
     }
     await tx.signInThrottle.update({
       where: { email_client: { email, client } },
-      data: { failures, nextAttemptAt: new Date(start + slowDownMs(failures)), ...(forgotten ? { lastFailureAt: null } : {}) },
+      data: {
+        failures,
+        nextAttemptAt: new Date(start + slowDownMs(failures)),
+        ...(forgotten ? { lastFailureAt: null } : {}),
+      },
     });
     return { refused: false, waitMs: start - now };
   });

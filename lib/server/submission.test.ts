@@ -18,19 +18,27 @@ import { makeActor, makeCompleteDecision, makeDecision, rationaleCiting, unique 
 // Eval runs are computed by in-process jobs, so the test can hold and drain them.
 process.env.VERDICT_JOBS = "inline";
 
-const upload = (name: string, content: string): UploadFile => ({ name, stream: (async function* () { yield Buffer.from(content, "utf8"); })() });
+const upload = (name: string, content: string): UploadFile => ({
+  name,
+  stream: (async function* () {
+    yield Buffer.from(content, "utf8");
+  })(),
+});
 
 /** A small labelled dataset, generated: 60 items, every third one violating. */
 const N = 60;
 const itemId = (i: number) => `item-${String(i).padStart(3, "0")}`;
 const labels = Array.from({ length: N }, (_, i) => i % 3 === 0);
-const datasetCsv = () => ["id,label,text", ...labels.map((y, i) => `${itemId(i)},${y ? "violating" : "benign"},message ${i}`)].join("\n") + "\n";
+const datasetCsv = () =>
+  ["id,label,text", ...labels.map((y, i) => `${itemId(i)},${y ? "violating" : "benign"},message ${i}`)].join("\n") +
+  "\n";
 /** Scores of two models: positives spread over [0.35, 0.89] or [0.2, 0.92], negatives lower but overlapping. */
 const scoresOf = [
   labels.map((y, i) => (y ? 0.35 + (i % 7) * 0.09 : 0.05 + (i % 11) * 0.06)),
   labels.map((y, i) => (y ? 0.2 + (i % 9) * 0.09 : 0.02 + (i % 13) * 0.05)),
 ];
-const predictionsCsv = (scores: number[]) => ["id,score", ...scores.map((s, i) => `${itemId(i)},${s.toFixed(4)}`)].join("\n") + "\n";
+const predictionsCsv = (scores: number[]) =>
+  ["id,score", ...scores.map((s, i) => `${itemId(i)},${s.toFixed(4)}`)].join("\n") + "\n";
 
 /** TP and FP at threshold t, counted by hand (a score at the threshold is flagged). */
 function countsAt(scores: number[], t: number) {
@@ -42,17 +50,27 @@ function countsAt(scores: number[], t: number) {
 async function decisionWithRuns(analyst: Actor) {
   const fixture = await makeCompleteDecision(analyst, { evaluationVersion: false });
   const { decisionId, candidates } = fixture;
-  const dataset = await importDataset(analyst, decisionId, upload("holdout.csv", datasetCsv()), { datasetName: "holdout", negativeLabels: ["benign"] });
+  const dataset = await importDataset(analyst, decisionId, upload("holdout.csv", datasetCsv()), {
+    datasetName: "holdout",
+    negativeLabels: ["benign"],
+  });
   const runIds: number[] = [];
   for (const [k, c] of candidates.entries()) {
-    const run = await importPredictions(analyst, decisionId, c.id, dataset.datasetVersionId, upload(`predictions-${k}.csv`, predictionsCsv(scoresOf[k]!)));
+    const run = await importPredictions(
+      analyst,
+      decisionId,
+      c.id,
+      dataset.datasetVersionId,
+      upload(`predictions-${k}.csv`, predictionsCsv(scoresOf[k]!)),
+    );
     runIds.push(run.runId);
   }
   await drainInlineJobs();
   return { ...fixture, datasetVersionId: dataset.datasetVersionId, runIds };
 }
 
-const statusOf = async (decisionId: string) => (await (await db()).decision.findUniqueOrThrow({ where: { id: decisionId }, select: { status: true } })).status;
+const statusOf = async (decisionId: string) =>
+  (await (await db()).decision.findUniqueOrThrow({ where: { id: decisionId }, select: { status: true } })).status;
 
 async function refusal(analyst: Actor, decisionId: string) {
   const error = await submitForReview(analyst, decisionId).catch((e: unknown) => e);
@@ -70,26 +88,73 @@ describe("submitForReview checks that the decision is complete", () => {
     expect(await refusal(analyst, decisionId)).toEqual(["Shortlist at least one candidate.", dataset]);
 
     const cited = unique("Cited");
-    await importLeaderboard(analyst, decisionId, upload("board.csv", "model,suite,metric,value\nacme/cited-1,HELM Lite,mean win rate,0.71\n"));
-    const [citedCandidate] = await shortlistCandidates(analyst, decisionId, { candidates: [{ name: cited, provider: "acme", modelId: "acme/cited-1", version: "", models: ["acme/cited-1"] }] });
-    const bare = await createCandidate(analyst, { decisionId, name: unique("Bare"), provider: "us", modelId: "", version: "", aliases: [] });
+    await importLeaderboard(
+      analyst,
+      decisionId,
+      upload("board.csv", "model,suite,metric,value\nacme/cited-1,HELM Lite,mean win rate,0.71\n"),
+    );
+    const [citedCandidate] = await shortlistCandidates(analyst, decisionId, {
+      candidates: [{ name: cited, provider: "acme", modelId: "acme/cited-1", version: "", models: ["acme/cited-1"] }],
+    });
+    const bare = await createCandidate(analyst, {
+      decisionId,
+      name: unique("Bare"),
+      provider: "us",
+      modelId: "",
+      version: "",
+      aliases: [],
+    });
     expect(await refusal(analyst, decisionId)).toEqual([
       `${cited}: shortlist rationale — Name the benchmark you rely on — one of: HELM Lite.`,
       `${bare.name}: shortlist rationale — Import a leaderboard or preference score for this candidate first: the rationale must cite a benchmark in the pack.`,
       dataset,
     ]);
 
-    await updateCandidate(analyst, { candidateId: citedCandidate!.id, name: cited, provider: "acme", version: "", shortlistRationale: rationaleCiting("HELM Lite") });
+    await updateCandidate(analyst, {
+      candidateId: citedCandidate!.id,
+      name: cited,
+      provider: "acme",
+      version: "",
+      shortlistRationale: rationaleCiting("HELM Lite"),
+    });
     await removeCandidate(analyst, bare.id);
-    expect(await refusal(analyst, decisionId)).toEqual([`HELM Lite (cited for ${cited}): answer the three questions of resemblance — task, class distribution, prompt and scoring.`, dataset]);
+    expect(await refusal(analyst, decisionId)).toEqual([
+      `HELM Lite (cited for ${cited}): answer the three questions of resemblance — task, class distribution, prompt and scoring.`,
+      dataset,
+    ]);
 
-    await answerResemblance(analyst, { decisionId, suite: "HELM Lite", task: "PARTIAL", taskNote: "", distribution: "MISMATCH", distributionNote: "", promptScoring: "PARTIAL", promptScoringNote: "" });
-    const version = await importDataset(analyst, decisionId, upload("holdout.csv", datasetCsv()), { datasetName: "holdout", negativeLabels: ["benign"] });
+    await answerResemblance(analyst, {
+      decisionId,
+      suite: "HELM Lite",
+      task: "PARTIAL",
+      taskNote: "",
+      distribution: "MISMATCH",
+      distributionNote: "",
+      promptScoring: "PARTIAL",
+      promptScoringNote: "",
+    });
+    const version = await importDataset(analyst, decisionId, upload("holdout.csv", datasetCsv()), {
+      datasetName: "holdout",
+      negativeLabels: ["benign"],
+    });
     const prisma = await db();
-    expect((await prisma.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { evaluationDatasetVersionId: true } })).evaluationDatasetVersionId).toBe(version.datasetVersionId);
+    expect(
+      (
+        await prisma.decision.findUniqueOrThrow({
+          where: { id: decisionId },
+          select: { evaluationDatasetVersionId: true },
+        })
+      ).evaluationDatasetVersionId,
+    ).toBe(version.datasetVersionId);
 
     const release = holdInlineJobs();
-    await importPredictions(analyst, decisionId, citedCandidate!.id, version.datasetVersionId, upload("predictions.csv", predictionsCsv(scoresOf[0]!)));
+    await importPredictions(
+      analyst,
+      decisionId,
+      citedCandidate!.id,
+      version.datasetVersionId,
+      upload("predictions.csv", predictionsCsv(scoresOf[0]!)),
+    );
     const missing = await refusal(analyst, decisionId);
     release();
     expect(missing).toEqual(["1 eval run is still being computed; submit when the metrics are ready."]);
@@ -104,7 +169,10 @@ describe("submitForReview checks that the decision is complete", () => {
   it("says what is missing in the error's message too, for the API and the CLI", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const { decisionId } = await makeCompleteDecision(analyst, { evaluationVersion: false });
-    await expect(submitForReview(analyst, decisionId)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/cannot be submitted yet: Upload a labelled dataset/) });
+    await expect(submitForReview(analyst, decisionId)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/cannot be submitted yet: Upload a labelled dataset/),
+    });
   });
 });
 
@@ -113,22 +181,40 @@ describe("a change of π and threshold on computed runs", () => {
     const analyst = await makeActor(["ANALYST"]);
     const { decisionId, runIds } = await decisionWithRuns(analyst);
     const prisma = await db();
-    const runs = () => prisma.evalRun.findMany({ where: { decisionId }, orderBy: { id: "asc" }, select: { id: true, status: true, metrics: true } });
+    const runs = () =>
+      prisma.evalRun.findMany({
+        where: { decisionId },
+        orderBy: { id: "asc" },
+        select: { id: true, status: true, metrics: true },
+      });
     for (const r of await runs()) {
       expect(r.status).toBe("DONE");
       expect(computedMetrics(r.metrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
     }
 
     const release = holdInlineJobs();
-    const { decision, recomputing } = await updateDecisionParameters(analyst, decisionId, { prevalence: 0.1, operatingThreshold: 0.3 });
+    const { decision, recomputing } = await updateDecisionParameters(analyst, decisionId, {
+      prevalence: 0.1,
+      operatingThreshold: 0.3,
+    });
     expect(decision).toMatchObject({ prevalence: 0.1, operatingThreshold: 0.3 });
     expect(recomputing).toEqual(runIds);
     expect((await runs()).map((r) => r.status)).toEqual(["PENDING", "PENDING"]);
-    const queued = await prisma.auditEvent.findFirstOrThrow({ where: { decisionId, action: "eval_run.recompute_queued" }, select: { actorId: true, after: true } });
-    expect(queued).toMatchObject({ actorId: analyst.id, after: { runIds, reason: "changed prevalence, operatingThreshold" } });
+    const queued = await prisma.auditEvent.findFirstOrThrow({
+      where: { decisionId, action: "eval_run.recompute_queued" },
+      select: { actorId: true, after: true },
+    });
+    expect(queued).toMatchObject({
+      actorId: analyst.id,
+      after: { runIds, reason: "changed prevalence, operatingThreshold" },
+    });
     const error = await submitForReview(analyst, decisionId).catch((e: unknown) => e);
     release();
-    expect(error).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/being computed/), details: { missing: ["2 eval runs are still being computed; submit when the metrics are ready."] } });
+    expect(error).toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/being computed/),
+      details: { missing: ["2 eval runs are still being computed; submit when the metrics are ready."] },
+    });
     expect(await statusOf(decisionId)).toBe("DRAFT");
 
     await drainInlineJobs();
@@ -139,11 +225,17 @@ describe("a change of π and threshold on computed runs", () => {
       expect(metrics.parameters).toMatchObject({ prevalence: 0.1, threshold: 0.3 });
       expect(metrics.report.atThreshold).toMatchObject({ threshold: 0.3, ...countsAt(scoresOf[k]!, 0.3) });
     });
-    const comparison = await prisma.runComparison.findFirstOrThrow({ where: { decisionId }, select: { thresholdA: true, thresholdB: true, items: true } });
+    const comparison = await prisma.runComparison.findFirstOrThrow({
+      where: { decisionId },
+      select: { thresholdA: true, thresholdB: true, items: true },
+    });
     expect(comparison).toEqual({ thresholdA: 0.3, thresholdB: 0.3, items: N });
 
     const revision = await submitForReview(analyst, decisionId);
-    const frozen = JSON.parse((await prisma.packRevision.findUniqueOrThrow({ where: { id: revision.id }, select: { canonicalJson: true } })).canonicalJson) as {
+    const frozen = JSON.parse(
+      (await prisma.packRevision.findUniqueOrThrow({ where: { id: revision.id }, select: { canonicalJson: true } }))
+        .canonicalJson,
+    ) as {
       task: { prevalence: number; operatingThreshold: number };
       evidence: { evalRuns: { metrics: StoredRunMetrics }[] };
     };
@@ -156,7 +248,10 @@ describe("an edit racing a submission", () => {
   /** The frozen revision's task parameters must be the row's: nothing changed after the freeze. */
   async function expectFrozenMatchesRow(decisionId: string) {
     const prisma = await db();
-    const row = await prisma.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { ...TASK_PARAMETERS, evaluationDatasetVersionId: true, status: true } });
+    const row = await prisma.decision.findUniqueOrThrow({
+      where: { id: decisionId },
+      select: { ...TASK_PARAMETERS, evaluationDatasetVersionId: true, status: true },
+    });
     const revisions = await prisma.packRevision.findMany({ where: { decisionId }, select: { canonicalJson: true } });
     if (row.status !== "IN_REVIEW") return { row, frozen: null };
     expect(revisions).toHaveLength(1);
@@ -169,7 +264,11 @@ describe("an edit racing a submission", () => {
   }
 
   /** Runs both at once, started in turn one before the other so that both orders happen. */
-  async function race<E, S>(i: number, edit: () => Promise<E>, submit: () => Promise<S>): Promise<[PromiseSettledResult<E>, PromiseSettledResult<S>]> {
+  async function race<E, S>(
+    i: number,
+    edit: () => Promise<E>,
+    submit: () => Promise<S>,
+  ): Promise<[PromiseSettledResult<E>, PromiseSettledResult<S>]> {
     if (i % 2 === 0) return Promise.allSettled([edit(), submit()]);
     const [s, e] = await Promise.allSettled([submit(), edit()]);
     return [e, s];
@@ -181,7 +280,8 @@ describe("an edit racing a submission", () => {
     for (let i = 0; i < 8; i++) {
       const { decisionId } = await makeCompleteDecision(analyst);
       const prevalence = 0.1 + i / 100;
-      const edit = () => updateDecisionParameters(analyst, decisionId, { prevalence, recallFloor: 0.7, sloP95E2eMs: 1000 + i });
+      const edit = () =>
+        updateDecisionParameters(analyst, decisionId, { prevalence, recallFloor: 0.7, sloP95E2eMs: 1000 + i });
       const submit = () => submitForReview(analyst, decisionId);
       const [e, s] = await race(i, edit, submit);
       expect(s.status).toBe("fulfilled");
@@ -216,7 +316,10 @@ describe("an edit racing a submission", () => {
       const prisma = await db();
       if (e.status === "fulfilled") {
         // Edit first: its runs were PENDING when the submission looked, so it was refused.
-        expect(s).toMatchObject({ status: "rejected", reason: { code: "CONFLICT", message: expect.stringMatching(/being computed/) } });
+        expect(s).toMatchObject({
+          status: "rejected",
+          reason: { code: "CONFLICT", message: expect.stringMatching(/being computed/) },
+        });
         expect(row).toMatchObject({ status: "DRAFT", prevalence: 0.1, operatingThreshold: 0.3 });
         expect(await prisma.packRevision.count({ where: { decisionId } })).toBe(0);
       } else {
@@ -225,7 +328,8 @@ describe("an edit racing a submission", () => {
         expect(e.reason).toMatchObject({ code: "CONFLICT" });
         expect(row).toMatchObject({ status: "IN_REVIEW", prevalence: 0.02, operatingThreshold: 0.5 });
         const runs = await prisma.evalRun.findMany({ where: { decisionId }, select: { status: true, metrics: true } });
-        for (const r of runs) expect(computedMetrics(r.metrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
+        for (const r of runs)
+          expect(computedMetrics(r.metrics).parameters).toMatchObject({ prevalence: 0.02, threshold: 0.5 });
       }
     }
   });
@@ -243,7 +347,9 @@ describe("an edit racing a submission", () => {
       await updateDecisionParameters(analyst, decisionId, { prevalence });
       await computing;
       await drainInlineJobs();
-      const run = await (await db()).evalRun.findUniqueOrThrow({ where: { id: runIds[0]! }, select: { status: true, metrics: true } });
+      const run = await (
+        await db()
+      ).evalRun.findUniqueOrThrow({ where: { id: runIds[0]! }, select: { status: true, metrics: true } });
       expect(run.status).toBe("DONE");
       expect(computedMetrics(run.metrics).parameters.prevalence).toBe(prevalence);
     }

@@ -20,11 +20,16 @@ describe("user administration", () => {
     const other = await makeActor(["REVIEWER"]);
     await updateUserRoles(admin, other.id, ["REVIEWER", "APPROVER"]);
     const prisma = await db();
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { entityId: other.id, action: "user.update_roles" } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { entityId: other.id, action: "user.update_roles" },
+    });
     expect(event.before).toEqual({ roles: ["REVIEWER"] });
     expect(event.after).toMatchObject({ roles: ["REVIEWER", "APPROVER"] });
     // Granting APPROVER starts the approver clock now (separation.ts refuses older revisions).
-    const { approverSince } = await prisma.user.findUniqueOrThrow({ where: { id: other.id }, select: { approverSince: true } });
+    const { approverSince } = await prisma.user.findUniqueOrThrow({
+      where: { id: other.id },
+      select: { approverSince: true },
+    });
     expect(Date.now() - approverSince!.getTime()).toBeLessThan(60_000);
     await expect(updateUserRoles(admin, admin.id, ["ANALYST"])).rejects.toMatchObject({ code: "CONFLICT" });
   });

@@ -7,7 +7,10 @@ describe("jsonDiff", () => {
   });
 
   it("reports changed, added and removed object members with their paths", () => {
-    const diff = jsonDiff({ task: { prevalence: 0.02, quorum: 2 }, gone: true }, { task: { prevalence: 0.05, quorum: 2, extra: "y" } });
+    const diff = jsonDiff(
+      { task: { prevalence: 0.02, quorum: 2 }, gone: true },
+      { task: { prevalence: 0.05, quorum: 2, extra: "y" } },
+    );
     expect(diff).toEqual([
       { path: "gone", kind: "removed", before: true },
       { path: "task.extra", kind: "added", after: "y" },
@@ -16,8 +19,19 @@ describe("jsonDiff", () => {
   });
 
   it("matches rows by id, so an inserted row is one addition", () => {
-    const before = { scores: [{ id: "a", v: 1 }, { id: "c", v: 3 }] };
-    const after = { scores: [{ id: "a", v: 1 }, { id: "b", v: 2 }, { id: "c", v: 4 }] };
+    const before = {
+      scores: [
+        { id: "a", v: 1 },
+        { id: "c", v: 3 },
+      ],
+    };
+    const after = {
+      scores: [
+        { id: "a", v: 1 },
+        { id: "b", v: 2 },
+        { id: "c", v: 4 },
+      ],
+    };
     expect(jsonDiff(before, after)).toEqual([
       { path: "scores[id=c].v", kind: "changed", before: 3, after: 4 },
       { path: "scores[id=b]", kind: "added", after: { id: "b", v: 2 } },
@@ -29,6 +43,8 @@ describe("jsonDiff", () => {
       { path: "[1]", kind: "changed", before: 2, after: 5 },
       { path: "[2]", kind: "removed", before: 3 },
     ]);
-    expect(jsonDiff({ x: [1] }, { x: { 0: 1 } })).toEqual([{ path: "x", kind: "changed", before: [1], after: { 0: 1 } }]);
+    expect(jsonDiff({ x: [1] }, { x: { 0: 1 } })).toEqual([
+      { path: "x", kind: "changed", before: [1], after: { 0: 1 } },
+    ]);
   });
 });

@@ -12,7 +12,8 @@ export interface DiffEntry {
   after?: JsonValue;
 }
 
-const isObject = (v: unknown): v is Record<string, JsonValue> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, JsonValue> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function idOf(v: JsonValue): string | null {
   if (!isObject(v)) return null;
@@ -68,6 +69,7 @@ export function jsonDiff(before: JsonValue, after: JsonValue, path = "", out: Di
 }
 
 function sameScalar(a: JsonValue, b: JsonValue): boolean {
-  if (Array.isArray(a) || Array.isArray(b) || isObject(a) || isObject(b)) return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b) || isObject(a) || isObject(b))
+    return JSON.stringify(a) === JSON.stringify(b);
   return a === b;
 }

@@ -17,7 +17,19 @@ describe("verdict audit verify", { timeout: SPAWN_TIMEOUT }, () => {
     await client.connect();
     let prev = GENESIS_HASH;
     for (let i = 0; i < 3; i++) {
-      const event = { actorId: null, actorRoles: [], action: "demo.seed", entityType: "Test", entityId: `e${i}`, decisionId: null, before: null, after: { i }, ip: null, userAgent: null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) };
+      const event = {
+        actorId: null,
+        actorRoles: [],
+        action: "demo.seed",
+        entityType: "Test",
+        entityId: `e${i}`,
+        decisionId: null,
+        before: null,
+        after: { i },
+        ip: null,
+        userAgent: null,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      };
       const hash = chainHash(prev, auditHashPayload(event));
       await client.query(
         `INSERT INTO "AuditEvent" ("actorRoles", action, "entityType", "entityId", "after", "createdAt", "prevHash", hash) VALUES ('{}', $1, $2, $3, $4::jsonb, $5, $6, $7)`,
@@ -43,13 +55,22 @@ describe("verdict audit verify", { timeout: SPAWN_TIMEOUT }, () => {
 
     // Events the command line itself writes extend the same chain.
     const env = { DATABASE_URL: url, VERDICT_PASSWORD: "a-long-first-password" };
-    expect((await verdict(["user", "create", "--email", "chain@verdict.test", "--name", "Chain Keeper", "--roles", "ADMIN"], { env })).code).toBe(0);
+    expect(
+      (
+        await verdict(
+          ["user", "create", "--email", "chain@verdict.test", "--name", "Chain Keeper", "--roles", "ADMIN"],
+          { env },
+        )
+      ).code,
+    ).toBe(0);
     expect((await verdict(["token", "create", "--email", "chain@verdict.test"], { env })).code).toBe(0);
     const json = await verify("--json");
     expect(JSON.parse(json.stdout)).toMatchObject({ intact: true, checked: 5 });
     expect(json.code).toBe(0);
 
-    await expect(client.query(`UPDATE "AuditEvent" SET "after" = '{"i": 9}' WHERE "entityId" = 'e1'`)).rejects.toThrow(/append-only/);
+    await expect(client.query(`UPDATE "AuditEvent" SET "after" = '{"i": 9}' WHERE "entityId" = 'e1'`)).rejects.toThrow(
+      /append-only/,
+    );
     await client.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
     await client.query(`UPDATE "AuditEvent" SET "after" = '{"i": 9}' WHERE "entityId" = 'e1'`);
     await client.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);

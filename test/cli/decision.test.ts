@@ -41,13 +41,38 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
     expect(result.code).toBe(0);
     const { decision } = JSON.parse(result.stdout);
     // A new decision chooses each candidate's threshold by the cost-optimal rule unless told otherwise (issue 14).
-    expect(decision).toMatchObject({ ...parameters(title), operatingRule: "COST_OPTIMAL", status: "DRAFT", sloP95TtftMs: null, sloMaxCostPer1kRequests: null, archivedAt: null });
+    expect(decision).toMatchObject({
+      ...parameters(title),
+      operatingRule: "COST_OPTIMAL",
+      status: "DRAFT",
+      sloP95TtftMs: null,
+      sloMaxCostPer1kRequests: null,
+      archivedAt: null,
+    });
 
     const prisma = await db();
-    const row = await prisma.decision.findUniqueOrThrow({ where: { id: decision.id }, select: { title: true, prevalence: true, costFn: true, currency: true, status: true, createdById: true } });
-    expect(row).toEqual({ title, prevalence: 0.04, costFn: 12, currency: "EUR", status: "DRAFT", createdById: analyst.id });
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "decision.create", entityId: decision.id }, select: { actorId: true, decisionId: true, userAgent: true, after: true } });
-    expect(event).toMatchObject({ actorId: analyst.id, decisionId: decision.id, userAgent: "verdict-cli", after: { title, prevalence: 0.04, copiedFrom: null } });
+    const row = await prisma.decision.findUniqueOrThrow({
+      where: { id: decision.id },
+      select: { title: true, prevalence: true, costFn: true, currency: true, status: true, createdById: true },
+    });
+    expect(row).toEqual({
+      title,
+      prevalence: 0.04,
+      costFn: 12,
+      currency: "EUR",
+      status: "DRAFT",
+      createdById: analyst.id,
+    });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { action: "decision.create", entityId: decision.id },
+      select: { actorId: true, decisionId: true, userAgent: true, after: true },
+    });
+    expect(event).toMatchObject({
+      actorId: analyst.id,
+      decisionId: decision.id,
+      userAgent: "verdict-cli",
+      after: { title, prevalence: 0.04, copiedFrom: null },
+    });
   });
 
   it("acts as a token's user, and copies the parameters it leaves out from copyFrom", async () => {
@@ -57,14 +82,28 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
     expect(token.code).toBe(0);
     const title = unique("Copy");
     const file = jsonFile("copy.json", { copyFrom: source.id, title, prevalence: 0.2 });
-    const result = await verdict(["decision", "create", "--file", file], { env: { VERDICT_TOKEN: token.stdout.trim() } });
+    const result = await verdict(["decision", "create", "--file", file], {
+      env: { VERDICT_TOKEN: token.stdout.trim() },
+    });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const { decision } = JSON.parse(result.stdout);
     const prisma = await db();
-    const from = await prisma.decision.findUniqueOrThrow({ where: { id: source.id }, select: { positiveClass: true, costFn: true, recallFloor: true, quorum: true } });
+    const from = await prisma.decision.findUniqueOrThrow({
+      where: { id: source.id },
+      select: { positiveClass: true, costFn: true, recallFloor: true, quorum: true },
+    });
     expect(decision).toMatchObject({ ...from, title, prevalence: 0.2, status: "DRAFT" });
-    expect(await prisma.auditEvent.count({ where: { action: "decision.create", entityId: decision.id, actorId: analyst.id, after: { path: ["copiedFrom"], equals: source.id } } })).toBe(1);
+    expect(
+      await prisma.auditEvent.count({
+        where: {
+          action: "decision.create",
+          entityId: decision.id,
+          actorId: analyst.id,
+          after: { path: ["copiedFrom"], equals: source.id },
+        },
+      }),
+    ).toBe(1);
   });
 
   it("names every problem of an invalid file as FILE: field: reason, exits 1 and creates nothing", async () => {
@@ -87,13 +126,34 @@ describe("verdict decision create", { timeout: SPAWN_TIMEOUT }, () => {
     );
     expect(await prisma.decision.count({ where: { title } })).toBe(0);
 
-    const broken = await verdict(["decision", "create", "--file", jsonFile("broken.json", `{"title": "${title}",`), "--as", analyst.email]);
+    const broken = await verdict([
+      "decision",
+      "create",
+      "--file",
+      jsonFile("broken.json", `{"title": "${title}",`),
+      "--as",
+      analyst.email,
+    ]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/^\S*broken\.json: \(file\): not valid JSON \(.+\)\n$/);
-    const notObject = await verdict(["decision", "create", "--file", jsonFile("array.json", [title]), "--as", analyst.email]);
+    const notObject = await verdict([
+      "decision",
+      "create",
+      "--file",
+      jsonFile("array.json", [title]),
+      "--as",
+      analyst.email,
+    ]);
     expect(notObject.code).toBe(1);
     expect(notObject.stderr).toMatch(/array\.json: \(body\): .*object/);
-    const unknownSource = await verdict(["decision", "create", "--file", jsonFile("nosource.json", { copyFrom: unique("nope"), title }), "--as", analyst.email]);
+    const unknownSource = await verdict([
+      "decision",
+      "create",
+      "--file",
+      jsonFile("nosource.json", { copyFrom: unique("nope"), title }),
+      "--as",
+      analyst.email,
+    ]);
     expect(unknownSource.code).toBe(1);
     expect(unknownSource.stderr).toMatch(/nosource\.json: copyFrom: /);
     expect(await prisma.decision.count({ where: { title } })).toBe(0);

@@ -9,21 +9,55 @@ describe("verdict import", { timeout: SPAWN_TIMEOUT }, () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id: decisionId } = await makeDecision(analyst);
     const name = unique("gold");
-    const result = await verdict(["import", "dataset", "test/fixtures/ingest/dataset.jsonl", "--decision", decisionId, "--dataset", name, "--as", analyst.email]);
+    const result = await verdict([
+      "import",
+      "dataset",
+      "test/fixtures/ingest/dataset.jsonl",
+      "--decision",
+      decisionId,
+      "--dataset",
+      name,
+      "--as",
+      analyst.email,
+    ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary).toMatchObject({ kind: "DATASET", existing: false, format: "jsonl", rowCount: 4, itemCount: 4, positiveCount: 2, version: 1 });
+    expect(summary).toMatchObject({
+      kind: "DATASET",
+      existing: false,
+      format: "jsonl",
+      rowCount: 4,
+      itemCount: 4,
+      positiveCount: 2,
+      version: 1,
+    });
 
     const prisma = await db();
-    const version = await prisma.datasetVersion.findUniqueOrThrow({ where: { id: summary.datasetVersionId }, select: { itemCount: true, dataset: { select: { name: true, decisionId: true } } } });
+    const version = await prisma.datasetVersion.findUniqueOrThrow({
+      where: { id: summary.datasetVersionId },
+      select: { itemCount: true, dataset: { select: { name: true, decisionId: true } } },
+    });
     expect(version).toEqual({ itemCount: 4, dataset: { name, decisionId } });
-    const row = await prisma.import.findUniqueOrThrow({ where: { id: summary.importId }, select: { importedById: true, fileName: true, status: true } });
+    const row = await prisma.import.findUniqueOrThrow({
+      where: { id: summary.importId },
+      select: { importedById: true, fileName: true, status: true },
+    });
     expect(row).toMatchObject({ importedById: analyst.id, fileName: "dataset.jsonl" });
     expect(await prisma.auditEvent.count({ where: { decisionId, actorId: analyst.id } })).toBeGreaterThan(0);
 
     // The same file again is recognised (idempotent), not a second version.
-    const again = await verdict(["import", "dataset", "test/fixtures/ingest/dataset.jsonl", "--decision", decisionId, "--dataset", name, "--as", analyst.email]);
+    const again = await verdict([
+      "import",
+      "dataset",
+      "test/fixtures/ingest/dataset.jsonl",
+      "--decision",
+      decisionId,
+      "--dataset",
+      name,
+      "--as",
+      analyst.email,
+    ]);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ existing: true, importId: summary.importId });
   });
@@ -32,15 +66,24 @@ describe("verdict import", { timeout: SPAWN_TIMEOUT }, () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id: decisionId } = await makeDecision(analyst);
     const prisma = await db();
-    const gpt4 = await prisma.candidate.create({ data: { decisionId, name: "GPT-4", provider: "test" }, select: { id: true } });
-    const claude = await prisma.candidate.create({ data: { decisionId, name: "Claude-v1", provider: "test" }, select: { id: true } });
+    const gpt4 = await prisma.candidate.create({
+      data: { decisionId, name: "GPT-4", provider: "test" },
+      select: { id: true },
+    });
+    const claude = await prisma.candidate.create({
+      data: { decisionId, name: "Claude-v1", provider: "test" },
+      select: { id: true },
+    });
     const file = "test/fixtures/external/chatbot-arena/leaderboard_table_20230619.csv";
 
     const result = await verdict(["import", "leaderboard", file, "--decision", decisionId, "--as", analyst.email]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ kind: "LEADERBOARD", existing: false });
-    const scores = await prisma.leaderboardScore.findMany({ where: { decisionId, candidateId: { not: null } }, select: { candidateId: true, metric: true, value: true } });
+    const scores = await prisma.leaderboardScore.findMany({
+      where: { decisionId, candidateId: { not: null } },
+      select: { candidateId: true, metric: true, value: true },
+    });
     expect(new Set(scores.map((s) => s.candidateId))).toEqual(new Set([gpt4.id, claude.id]));
     expect(scores.some((s) => s.candidateId === gpt4.id && s.value === 1227)).toBe(true);
   });
@@ -49,7 +92,15 @@ describe("verdict import", { timeout: SPAWN_TIMEOUT }, () => {
     const analyst = await makeActor(["ANALYST"]);
     const reviewer = await makeActor(["REVIEWER"]);
     const { id: decisionId } = await makeDecision(analyst);
-    const args = ["import", "dataset", "test/fixtures/ingest/dataset.jsonl", "--decision", decisionId, "--dataset", "d"];
+    const args = [
+      "import",
+      "dataset",
+      "test/fixtures/ingest/dataset.jsonl",
+      "--decision",
+      decisionId,
+      "--dataset",
+      "d",
+    ];
     const forbidden = await verdict([...args, "--as", reviewer.email]);
     expect(forbidden.code).toBe(1);
     expect(forbidden.stderr).toBe("verdict import: You do not have permission to do this.\n");

@@ -24,12 +24,25 @@ const cli = (...args: string[]) => verdict(args);
 /** What a dataset upload reports for the file (lib/ingest's row walk with the dataset rules). */
 async function uploadIssues(file: string): Promise<ParseIssue[]> {
   const issues: ParseIssue[] = [];
-  const state = { rows: 0, issues: { add: (...i: ParseIssue[]) => issues.push(...i), get failed() { return issues.length > 0; } } };
+  const state = {
+    rows: 0,
+    issues: {
+      add: (...i: ParseIssue[]) => issues.push(...i),
+      get failed() {
+        return issues.length > 0;
+      },
+    },
+  };
   const mapping = { positiveClass: "violating" };
   const rules = {
     resolve(columns: string[], line: number) {
       const r = resolveDatasetColumns(columns, {}, line);
-      return r.ok ? { ok: true as const, read: (values: Record<string, unknown>, l: number) => readDatasetRow(values, r.cols, mapping, l) } : r;
+      return r.ok
+        ? {
+            ok: true as const,
+            read: (values: Record<string, unknown>, l: number) => readDatasetRow(values, r.cols, mapping, l),
+          }
+        : r;
     },
   };
   for await (const batch of typedRows(file, "csv", rules, state)) void batch;
@@ -45,7 +58,17 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
     // Scores 0.9(+) 0.8(−) 0.4(+) 0.1(−): AP = ½·1 + ½·(2/3); at 0.5: TP=1 FP=1 TN=1 FN=1.
     expect(out.averagePrecision).toBeCloseTo(0.5 + 1 / 3, 15);
     expect(out.rocAuc).toBe(0.75);
-    expect(out.atThreshold).toEqual({ threshold: 0.5, tp: 1, fp: 1, tn: 1, fn: 1, precision: 0.5, recall: 0.5, f1: 0.5, fpr: 0.5 });
+    expect(out.atThreshold).toEqual({
+      threshold: 0.5,
+      tp: 1,
+      fp: 1,
+      tn: 1,
+      fn: 1,
+      precision: 0.5,
+      recall: 0.5,
+      f1: 0.5,
+      fpr: 0.5,
+    });
     expect(out.curve.thresholds).toEqual([0.1, 0.4, 0.8, 0.9]);
     expect(out.curve.recall).toEqual([1, 1, 0.5, 0.5, 0]);
   });
@@ -85,7 +108,10 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
   });
 
   it("rejects the labels 1.00, +1 and 1e0, as an upload does, and accepts 1.0, TRUE, 0", async () => {
-    const file = write("number-labels.csv", "id,label,score\na,1.00,0.5\nb,+1,0.2\nc,1e0,0.3\nd,1.0,0.9\ne,TRUE,0.8\nf,0,0.1\n");
+    const file = write(
+      "number-labels.csv",
+      "id,label,score\na,1.00,0.5\nb,+1,0.2\nc,1e0,0.3\nd,1.0,0.9\ne,TRUE,0.8\nf,0,0.1\n",
+    );
     const { code, stderr } = await cli("metrics", "--input", file);
     expect(code).toBe(1);
     expect(stderr.split("\n").slice(1, -1)).toEqual([
@@ -104,15 +130,19 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
     for (const name of ["good.csv", "good.jsonl"]) {
       const file = path.join(fixtures, name);
       const fromFile = await cli("metrics", "--input", file, "--curve", "--prevalence", "0.1");
-      const fromStdin = await verdict(["metrics", "--input", "-", "--curve", "--prevalence", "0.1"], { input: readFileSync(file) });
+      const fromStdin = await verdict(["metrics", "--input", "-", "--curve", "--prevalence", "0.1"], {
+        input: readFileSync(file),
+      });
       expect(fromStdin.stderr, name).toBe("");
       expect(fromStdin.code, name).toBe(0);
       expect(fromStdin.stdout, name).toBe(fromFile.stdout);
     }
     const bad = await verdict(["metrics", "--input", "-"], { input: readFileSync(path.join(fixtures, "bad.jsonl")) });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^verdict metrics: 4 problem\(s\) in <stdin>, nothing computed\n<stdin>:4: \(row\): not valid JSON/);
-    expect(bad.stderr).toContain("\n<stdin>:6: label: not 0/1 or true/false (got \"yes\")\n");
+    expect(bad.stderr).toMatch(
+      /^verdict metrics: 4 problem\(s\) in <stdin>, nothing computed\n<stdin>:4: \(row\): not valid JSON/,
+    );
+    expect(bad.stderr).toContain('\n<stdin>:6: label: not 0/1 or true/false (got "yes")\n');
     const empty = await verdict(["metrics", "--input", "-"], { input: "" });
     expect(empty.stderr).toContain("<stdin>:1: (file): empty file");
     expect(empty.code).toBe(1);
@@ -131,10 +161,28 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
   });
 
   it("prints null with a reason for metrics scikit-learn cannot define", async () => {
-    const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "no-positives.csv"), "--curve", "--prevalence", "0.1", "--bootstrap", "10");
+    const { code, stdout } = await cli(
+      "metrics",
+      "--input",
+      path.join(fixtures, "no-positives.csv"),
+      "--curve",
+      "--prevalence",
+      "0.1",
+      "--bootstrap",
+      "10",
+    );
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
-    for (const key of ["averagePrecision", "rocAuc", "prAucTrapezoid", "logLoss", "atThreshold.recall", "curve.recall", "reweighted.averagePrecision", "intervals.rocAuc"]) {
+    for (const key of [
+      "averagePrecision",
+      "rocAuc",
+      "prAucTrapezoid",
+      "logLoss",
+      "atThreshold.recall",
+      "curve.recall",
+      "reweighted.averagePrecision",
+      "intervals.rocAuc",
+    ]) {
       const value = key.split(".").reduce((o, k) => o[k], out);
       expect(value, key).toBeNull();
       expect(out.undefinedReasons[key], key).toMatch(/\w/);
@@ -142,9 +190,15 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
   });
 
   it("runs as `npx verdict` in the project, and from any working directory", async () => {
-    const { stdout } = await run("npx", ["--no-install", "verdict", "metrics", "--input", "test/fixtures/cli/good.csv"], { cwd: root });
+    const { stdout } = await run(
+      "npx",
+      ["--no-install", "verdict", "metrics", "--input", "test/fixtures/cli/good.csv"],
+      { cwd: root },
+    );
     expect(JSON.parse(stdout).rocAuc).toBe(0.75);
-    const elsewhere = await verdict(["metrics", "--input", path.relative(dir, path.join(fixtures, "good.csv"))], { cwd: dir });
+    const elsewhere = await verdict(["metrics", "--input", path.relative(dir, path.join(fixtures, "good.csv"))], {
+      cwd: dir,
+    });
     expect(JSON.parse(elsewhere.stdout).rocAuc).toBe(0.75);
   });
 
@@ -157,12 +211,34 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
   });
 
   it("is deterministic for a seed and prints costs at π", async () => {
-    const args = ["metrics", "--input", path.join(fixtures, "good.csv"), "--prevalence", "0.1", "--cost-fn", "10", "--cost-fp", "1", "--bootstrap", "50", "--seed", "9"];
+    const args = [
+      "metrics",
+      "--input",
+      path.join(fixtures, "good.csv"),
+      "--prevalence",
+      "0.1",
+      "--cost-fn",
+      "10",
+      "--cost-fp",
+      "1",
+      "--bootstrap",
+      "50",
+      "--seed",
+      "9",
+    ];
     const a = JSON.parse((await cli(...args)).stdout);
     const b = JSON.parse((await cli(...args)).stdout);
     expect(a).toEqual(b);
     // At t = 0.5: TPR = ½, FPR = ½ → 1000·(0.1·½·10 + 0.9·½·1) = 950; at t = 0.4: TPR 1, FPR ½ → 450.
-    expect(a.reweighted).toEqual({ prevalence: 0.1, averagePrecision: a.reweighted.averagePrecision, precision: 0.1, recall: 0.5, expectedCostPer1k: 950, costOptimalThreshold: 0.4, costOptimalExpectedCostPer1k: 450 });
+    expect(a.reweighted).toEqual({
+      prevalence: 0.1,
+      averagePrecision: a.reweighted.averagePrecision,
+      precision: 0.1,
+      recall: 0.5,
+      expectedCostPer1k: 950,
+      costOptimalThreshold: 0.4,
+      costOptimalExpectedCostPer1k: 450,
+    });
     expect(a.intervals.averagePrecision[0]).toBeLessThanOrEqual(a.intervals.averagePrecision[1]);
   });
 

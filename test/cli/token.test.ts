@@ -17,19 +17,46 @@ describe("verdict token create", { timeout: SPAWN_TIMEOUT }, () => {
     const token = result.stdout.trim();
 
     const prisma = await db();
-    const row = await prisma.apiToken.findUniqueOrThrow({ where: { tokenHash: createHash("sha256").update(token).digest("hex") }, select: { id: true, userId: true, name: true, prefix: true, revokedAt: true } });
+    const row = await prisma.apiToken.findUniqueOrThrow({
+      where: { tokenHash: createHash("sha256").update(token).digest("hex") },
+      select: { id: true, userId: true, name: true, prefix: true, revokedAt: true },
+    });
     expect(row).toMatchObject({ userId: user.id, name: "ci uploads", prefix: token.slice(0, 12), revokedAt: null });
     expect(await prisma.apiToken.count({ where: { tokenHash: token } })).toBe(0); // never the token itself
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "token.create", entityId: row.id }, select: { actorId: true, after: true } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { action: "token.create", entityId: row.id },
+      select: { actorId: true, after: true },
+    });
     expect(event).toMatchObject({ actorId: user.id, after: { via: "cli", owner: user.id } });
 
     // The server's bearer-token check (the API's) knows it…
     expect(await actorForToken(token)).toMatchObject({ id: user.id, email: user.email, roles: ["ANALYST"] });
     // …and so does every command that acts as a user: an import with it reaches the decision lookup.
-    const asToken = await verdict(["import", "dataset", "test/fixtures/ingest/dataset.jsonl", "--decision", unique("no-such-decision"), "--dataset", "d"], { env: { VERDICT_TOKEN: token } });
+    const asToken = await verdict(
+      [
+        "import",
+        "dataset",
+        "test/fixtures/ingest/dataset.jsonl",
+        "--decision",
+        unique("no-such-decision"),
+        "--dataset",
+        "d",
+      ],
+      { env: { VERDICT_TOKEN: token } },
+    );
     expect(asToken.stderr).toBe("verdict import: The decision was not found.\n");
     expect(asToken.code).toBe(1);
-    const forged = await verdict(["import", "dataset", "test/fixtures/ingest/dataset.jsonl", "--decision", "x", "--dataset", "d", "--token", `${token.slice(0, -2)}xx`]);
+    const forged = await verdict([
+      "import",
+      "dataset",
+      "test/fixtures/ingest/dataset.jsonl",
+      "--decision",
+      "x",
+      "--dataset",
+      "d",
+      "--token",
+      `${token.slice(0, -2)}xx`,
+    ]);
     expect(forged.stderr).toBe("verdict import: The token is unknown or revoked, or its user is inactive.\n");
     expect(forged.code).toBe(1);
   });

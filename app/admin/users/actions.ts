@@ -32,6 +32,11 @@ export const setActiveAction = defineAction({
   run: async (input, { actor, request }) => {
     const user = await setUserActive(actor, input.userId, input.active, request);
     revalidatePath("/admin/users");
-    return { ok: true, message: input.active ? `${user.email} reactivated.` : `${user.email} deactivated: their sessions and API tokens are revoked.` };
+    return {
+      ok: true,
+      message: input.active
+        ? `${user.email} reactivated.`
+        : `${user.email} deactivated: their sessions and API tokens are revoked.`,
+    };
   },
 });

@@ -17,7 +17,8 @@ export default async function UsersPage() {
     <>
       <h1>Users and roles</h1>
       <p className="muted">
-        A person may hold several roles. Admins invite people and manage roles but never see or set a password, and cannot sign in place of anyone.
+        A person may hold several roles. Admins invite people and manage roles but never see or set a password, and
+        cannot sign in place of anyone.
       </p>
       <table>
         <caption>{users.length} users</caption>
@@ -32,10 +33,21 @@ export default async function UsersPage() {
         <tbody>
           {users.map((u) => (
             <tr key={u.id}>
-              <td>{u.name}{!u.active && <span className="muted"> (inactive)</span>}</td>
+              <td>
+                {u.name}
+                {!u.active && <span className="muted"> (inactive)</span>}
+              </td>
               <td>{u.email}</td>
-              <td><UserRolesForm userId={u.id} email={u.email} roles={u.roles as RoleName[]} action={updateRolesAction} /></td>
-              <td>{u.id === actor.id ? <span className="muted">you</span> : <UserActiveForm userId={u.id} email={u.email} active={u.active} action={setActiveAction} />}</td>
+              <td>
+                <UserRolesForm userId={u.id} email={u.email} roles={u.roles as RoleName[]} action={updateRolesAction} />
+              </td>
+              <td>
+                {u.id === actor.id ? (
+                  <span className="muted">you</span>
+                ) : (
+                  <UserActiveForm userId={u.id} email={u.email} active={u.active} action={setActiveAction} />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -65,8 +77,16 @@ export default async function UsersPage() {
       )}
       <section className="card" aria-labelledby="invite-user">
         <h2 id="invite-user">Invite a user</h2>
-        <p className="muted">The person receives a one-time link by email (valid 72 hours) and chooses their own password.</p>
-        {mailConfigured() ? <InviteUserForm action={inviteUserAction} /> : <p className="message-error" role="note">{SMTP_HELP}</p>}
+        <p className="muted">
+          The person receives a one-time link by email (valid 72 hours) and chooses their own password.
+        </p>
+        {mailConfigured() ? (
+          <InviteUserForm action={inviteUserAction} />
+        ) : (
+          <p className="message-error" role="note">
+            {SMTP_HELP}
+          </p>
+        )}
       </section>
     </>
   );

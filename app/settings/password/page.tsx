@@ -12,7 +12,8 @@ export default async function ChangePasswordPage() {
     <section className="card" aria-labelledby="change-password">
       <h1 id="change-password">Change your password</h1>
       <p className="muted">
-        Signed in as {actor.name} ({actor.email}). At least {MIN_PASSWORD_LENGTH} characters. Changing it signs you out everywhere else; this session stays.
+        Signed in as {actor.name} ({actor.email}). At least {MIN_PASSWORD_LENGTH} characters. Changing it signs you out
+        everywhere else; this session stays.
       </p>
       <ChangePasswordForm action={changePasswordAction} />
     </section>

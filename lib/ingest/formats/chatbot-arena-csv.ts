@@ -54,14 +54,19 @@ function parse(content: string) {
       line: 1,
       field: "(header)",
       value: show(header.join(",")),
-      reason: "not a known Chatbot Arena header: expected Model + Arena Elo rating (2023), key,Model,MT-bench (score),MMLU (2024) or Model,Arena Score,95% CI,Votes",
+      reason:
+        "not a known Chatbot Arena header: expected Model + Arena Elo rating (2023), key,Model,MT-bench (score),MMLU (2024) or Model,Arena Score,95% CI,Votes",
     });
   }
   const col = columnIndex(header);
   const issues = new IssueCollector();
   const f = new CsvFields(issues, header);
   const records: LeaderboardRecord[] = [];
-  const emit = (line: number, partial: Omit<LeaderboardRecord, "source" | "higherIsBetter" | "stage">, stage: LeaderboardStage) => {
+  const emit = (
+    line: number,
+    partial: Omit<LeaderboardRecord, "source" | "higherIsBetter" | "stage">,
+    stage: LeaderboardStage,
+  ) => {
     const record: LeaderboardRecord = { ...partial, higherIsBetter: true, stage, source: SOURCE };
     const ok = checkRecord(leaderboardRecordSchema, record, { line }, issues);
     if (ok) records.push(ok);
@@ -78,7 +83,12 @@ function parse(content: string) {
       const ci = ciText === undefined ? undefined : readCi(ciText);
       if (ciText !== undefined && !ci) issues.add({ line, field: "95% CI", value: ciText, reason: 'expected "+x/-y"' });
       if (score === undefined) continue;
-      const rec: Omit<LeaderboardRecord, "source" | "higherIsBetter" | "stage"> = { model, suite: SOURCE, metric: "Elo rating", value: score };
+      const rec: Omit<LeaderboardRecord, "source" | "higherIsBetter" | "stage"> = {
+        model,
+        suite: SOURCE,
+        metric: "Elo rating",
+        value: score,
+      };
       if (ci) {
         rec.ciHigh = score + ci[0];
         rec.ciLow = score - ci[1];
@@ -90,18 +100,24 @@ function parse(content: string) {
     const elo = f.num(row, col("Arena Elo rating"));
     if (elo !== undefined) emit(line, { model, suite: SOURCE, metric: "Elo rating", value: elo }, "PREFERENCE");
     const mtScore = f.num(row, col("MT-bench (score)"));
-    if (mtScore !== undefined) emit(line, { model, suite: "MT-bench", metric: "score (0-10)", value: mtScore }, "LEADERBOARD");
+    if (mtScore !== undefined)
+      emit(line, { model, suite: "MT-bench", metric: "score (0-10)", value: mtScore }, "LEADERBOARD");
     // The column is a percent with or without its "%" sign ("69.38%").
     const winText = f.text(row, col("MT-bench (win rate %)"));
     const winRead = winText === undefined ? undefined : readNumberText(winText.replace(/%$/, ""));
-    if (winRead && !winRead.ok) issues.add({ line, field: "MT-bench (win rate %)", value: winText, reason: winRead.reason });
+    if (winRead && !winRead.ok)
+      issues.add({ line, field: "MT-bench (win rate %)", value: winText, reason: winRead.reason });
     const winPct = winRead?.ok ? winRead.value : undefined;
     const winRate = checkFraction(winPct, { line, field: "MT-bench (win rate %)" }, issues, 100);
-    if (winRate !== undefined) emit(line, { model, suite: "MT-bench", metric: "win rate", value: winRate }, "LEADERBOARD");
+    if (winRate !== undefined)
+      emit(line, { model, suite: "MT-bench", metric: "win rate", value: winRate }, "LEADERBOARD");
     const mmlu = checkFraction(f.num(row, col("MMLU")), { line, field: "MMLU" }, issues);
     if (mmlu !== undefined) emit(line, { model, suite: "MMLU", metric: "acc", value: mmlu }, "LEADERBOARD");
   }
-  if (layout === "2024") issues.warn("This layout (2024 on) has no Arena ratings: they are only in elo_results_*.pkl, which is not imported.");
+  if (layout === "2024")
+    issues.warn(
+      "This layout (2024 on) has no Arena ratings: they are only in elo_results_*.pkl, which is not imported.",
+    );
   return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 

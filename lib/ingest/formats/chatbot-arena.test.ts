@@ -9,7 +9,8 @@ const UI = fixture("synthetic", "arena_ui_leaderboard.csv");
 
 describe("Chatbot Arena leaderboard CSVs", () => {
   test("all header layouts are recognised", () => {
-    for (const file of [JUNE_2023, DEC_2023, MAY_2025, UI]) expect(detectLeaderboardFormat(file)?.format).toBe("chatbot-arena-csv");
+    for (const file of [JUNE_2023, DEC_2023, MAY_2025, UI])
+      expect(detectLeaderboardFormat(file)?.format).toBe("chatbot-arena-csv");
   });
 
   test("2023-06 layout: Elo, MT-bench score, win-rate percent, MMLU fraction", () => {
@@ -17,13 +18,49 @@ describe("Chatbot Arena leaderboard CSVs", () => {
     // GPT-4,69.38%,8.99,1227,0.864,...
     const gpt4 = r.records.filter((x) => x.model === "GPT-4");
     expect(gpt4).toEqual([
-      { model: "GPT-4", suite: "Chatbot Arena", metric: "Elo rating", value: 1227, higherIsBetter: true, stage: "PREFERENCE", source: "Chatbot Arena" },
-      { model: "GPT-4", suite: "MT-bench", metric: "score (0-10)", value: 8.99, higherIsBetter: true, stage: "LEADERBOARD", source: "Chatbot Arena" },
-      { model: "GPT-4", suite: "MT-bench", metric: "win rate", value: 0.6938, higherIsBetter: true, stage: "LEADERBOARD", source: "Chatbot Arena" },
-      { model: "GPT-4", suite: "MMLU", metric: "acc", value: 0.864, higherIsBetter: true, stage: "LEADERBOARD", source: "Chatbot Arena" },
+      {
+        model: "GPT-4",
+        suite: "Chatbot Arena",
+        metric: "Elo rating",
+        value: 1227,
+        higherIsBetter: true,
+        stage: "PREFERENCE",
+        source: "Chatbot Arena",
+      },
+      {
+        model: "GPT-4",
+        suite: "MT-bench",
+        metric: "score (0-10)",
+        value: 8.99,
+        higherIsBetter: true,
+        stage: "LEADERBOARD",
+        source: "Chatbot Arena",
+      },
+      {
+        model: "GPT-4",
+        suite: "MT-bench",
+        metric: "win rate",
+        value: 0.6938,
+        higherIsBetter: true,
+        stage: "LEADERBOARD",
+        source: "Chatbot Arena",
+      },
+      {
+        model: "GPT-4",
+        suite: "MMLU",
+        metric: "acc",
+        value: 0.864,
+        higherIsBetter: true,
+        stage: "LEADERBOARD",
+        source: "Chatbot Arena",
+      },
     ]);
     // GPT-3.5-turbo,-,7.94,1130,0.700: "-" is missing, not zero
-    expect(r.records.filter((x) => x.model === "GPT-3.5-turbo").map((x) => x.metric)).toEqual(["Elo rating", "score (0-10)", "acc"]);
+    expect(r.records.filter((x) => x.model === "GPT-3.5-turbo").map((x) => x.metric)).toEqual([
+      "Elo rating",
+      "score (0-10)",
+      "acc",
+    ]);
     expect(r.records).toHaveLength(111); // non-"-" cells of the 4 score columns, 30 rows
   });
 

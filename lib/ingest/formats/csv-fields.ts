@@ -25,7 +25,13 @@ export class CsvFields {
 
   required(row: CsvRow, index: number): string | undefined {
     const v = this.text(row, index);
-    if (v === undefined) this.issues.add({ line: row.line, field: this.name(index), value: show(row.cells[index]), reason: "missing required value" });
+    if (v === undefined)
+      this.issues.add({
+        line: row.line,
+        field: this.name(index),
+        value: show(row.cells[index]),
+        reason: "missing required value",
+      });
     return v;
   }
 
@@ -33,7 +39,13 @@ export class CsvFields {
     if (index < 0) return undefined;
     const raw = row.cells[index];
     if (isMissing(raw)) {
-      if (options.required) this.issues.add({ line: row.line, field: this.name(index), value: show(raw), reason: "missing required number" });
+      if (options.required)
+        this.issues.add({
+          line: row.line,
+          field: this.name(index),
+          value: show(raw),
+          reason: "missing required number",
+        });
       return undefined;
     }
     const read = readNumberText(raw as string, options);

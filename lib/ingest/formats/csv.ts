@@ -1,7 +1,10 @@
 import { parse } from "csv-parse/sync";
 import type { ParseIssue } from "./types";
 
-export type CsvRow = { /** 1-based physical line where the record starts (header = 1). */ line: number; cells: string[] };
+export type CsvRow = {
+  /** 1-based physical line where the record starts (header = 1). */ line: number;
+  cells: string[];
+};
 export type CsvTable = { header: string[]; headerLine: number; rows: CsvRow[] };
 export type CsvRead = { ok: true; table: CsvTable } | { ok: false; issue: ParseIssue };
 
@@ -19,10 +22,18 @@ export function readCsv(content: string): CsvRead {
   }
   let parsed: Parsed[];
   try {
-    parsed = parse(content, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as Parsed[];
+    parsed = parse(content, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+    }) as unknown as Parsed[];
   } catch (error) {
     const e = error as { message?: string; lines?: number };
-    return { ok: false, issue: { line: e.lines, field: "(file)", reason: `malformed CSV: ${e.message ?? String(error)}` } };
+    return {
+      ok: false,
+      issue: { line: e.lines, field: "(file)", reason: `malformed CSV: ${e.message ?? String(error)}` },
+    };
   }
   const bytes = new TextEncoder().encode(content);
   const lineOf = lineCounter(bytes);

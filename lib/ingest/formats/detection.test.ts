@@ -7,7 +7,12 @@ const SAMPLES: [folder: string, file: string, format: string, kind: "leaderboard
   ["lm-eval-harness", "results_2026-07-08T18-15-33.115417.json", "lm-eval-harness", "leaderboard"],
   ["helm", "run/stats.json", "helm-run-stats", "leaderboard"],
   ["helm", "summary/groups_safety_scenarios.json", "helm-group-table", "leaderboard"],
-  ["open-llm-leaderboard", "open_llm_leaderboard_v2_contents.FIRST1000ROWS.csv", "open-llm-leaderboard-v2", "leaderboard"],
+  [
+    "open-llm-leaderboard",
+    "open_llm_leaderboard_v2_contents.FIRST1000ROWS.csv",
+    "open-llm-leaderboard-v2",
+    "leaderboard",
+  ],
   ["open-llm-leaderboard", "v1_scrape_20231031.csv", "open-llm-leaderboard-v1", "leaderboard"],
   ["chatbot-arena", "leaderboard_table_20230619.csv", "chatbot-arena-csv", "leaderboard"],
   ["chatbot-arena", "leaderboard_table_20231206.csv", "chatbot-arena-csv", "leaderboard"],
@@ -25,7 +30,10 @@ const SAMPLES: [folder: string, file: string, format: string, kind: "leaderboard
 describe("format detection from content", () => {
   test.each(SAMPLES)("%s/%s → %s", (folder, file, format, kind) => {
     const content = fixture(folder, file);
-    const [own, other] = kind === "leaderboard" ? [detectLeaderboardFormat, detectServingFormat] : [detectServingFormat, detectLeaderboardFormat];
+    const [own, other] =
+      kind === "leaderboard"
+        ? [detectLeaderboardFormat, detectServingFormat]
+        : [detectServingFormat, detectLeaderboardFormat];
     expect(own(content)?.format).toBe(format);
     expect(other(content)).toBeUndefined();
   });
@@ -37,7 +45,10 @@ describe("bad files, for every JSON format", () => {
   test.each(json)("%s/%s truncated → located 'truncated JSON' error", (folder, file, format, kind) => {
     const content = fixture(folder, file);
     const cut = content.slice(0, Math.floor(content.length / 2));
-    const f = kind === "leaderboard" ? expectFail(parseLeaderboard(cut, { format })) : expectFail(parseServing(cut, { format }));
+    const f =
+      kind === "leaderboard"
+        ? expectFail(parseLeaderboard(cut, { format }))
+        : expectFail(parseServing(cut, { format }));
     expect(f.errors[0]?.reason).toBe("truncated JSON (unexpected end of input)");
     expect(f.errors[0]?.line).toBeGreaterThanOrEqual(1);
   });

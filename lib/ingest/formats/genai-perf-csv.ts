@@ -33,7 +33,12 @@ function parse(content: string, options: ParseOptions = {}) {
   if (!read.ok) return fileFailure(FORMAT, read.issue);
   const { header, rows } = read.table;
   if (header[0] !== "Metric" || !header.includes("avg")) {
-    return fileFailure(FORMAT, { line: 1, field: "(header)", value: header.join(","), reason: "expected a GenAI-Perf header Metric,avg,min,max,p99,..." });
+    return fileFailure(FORMAT, {
+      line: 1,
+      field: "(header)",
+      value: header.join(","),
+      reason: "expected a GenAI-Perf header Metric,avg,min,max,p99,...",
+    });
   }
   const issues = new IssueCollector();
   const stats = new Map<string, Pct>();
@@ -43,7 +48,10 @@ function parse(content: string, options: ParseOptions = {}) {
   for (const row of rows) {
     if (row.cells[0]?.trim() === "Metric") {
       // Second table: Metric,Value
-      fields = new CsvFields(issues, row.cells.map((c) => c.trim()));
+      fields = new CsvFields(
+        issues,
+        row.cells.map((c) => c.trim()),
+      );
       inSystemTable = true;
       continue;
     }
@@ -63,11 +71,19 @@ function parse(content: string, options: ParseOptions = {}) {
       const v = fields.num(row, header.indexOf(stat), { thousands: true });
       return v === undefined ? undefined : v * factor;
     };
-    stats.set(name, compactPct({ mean: col("avg"), p50: col("p50"), p90: col("p90"), p95: col("p95"), p99: col("p99") }));
+    stats.set(
+      name,
+      compactPct({ mean: col("avg"), p50: col("p50"), p90: col("p90"), p95: col("p95"), p99: col("p99") }),
+    );
   }
-  if (!options.model) issues.add({ field: "model", reason: "the GenAI-Perf CSV does not name the model: pass it explicitly (or import the JSON export)" });
+  if (!options.model)
+    issues.add({
+      field: "model",
+      reason: "the GenAI-Perf CSV does not name the model: pass it explicitly (or import the JSON export)",
+    });
   const requestThroughput = values.get("request throughput");
-  if (requestThroughput === undefined) issues.add({ field: "Request Throughput (per sec)", reason: "missing required row" });
+  if (requestThroughput === undefined)
+    issues.add({ field: "Request Throughput (per sec)", reason: "missing required row" });
   if (issues.failed || requestThroughput === undefined) return endParse<ServingRecord>(FORMAT, issues, []);
   const record = finishServing(
     {
@@ -87,8 +103,15 @@ function parse(content: string, options: ParseOptions = {}) {
     { line: 1 },
     issues,
   );
-  issues.warn("GenAI-Perf CSV values are rounded to 2 decimals and carry no model, concurrency or version; the JSON export is more precise.");
+  issues.warn(
+    "GenAI-Perf CSV values are rounded to 2 decimals and carry no model, concurrency or version; the JSON export is more precise.",
+  );
   return endParse(FORMAT, issues, record ? [record] : []);
 }
 
-export const genaiPerfCsv = formatParser<ServingRecord>(FORMAT, "GenAI-Perf profile export CSV (*_genai_perf.csv)", detect, parse);
+export const genaiPerfCsv = formatParser<ServingRecord>(
+  FORMAT,
+  "GenAI-Perf profile export CSV (*_genai_perf.csv)",
+  detect,
+  parse,
+);

@@ -48,12 +48,16 @@ function parse(content: string, options: ParseOptions = {}) {
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   const doc = parsed.value;
   if (!isObject(doc) || !isObject(doc.request_throughput)) {
-    return fileFailure(FORMAT, { field: "request_throughput", reason: "not a GenAI-Perf export: no request_throughput statistics" });
+    return fileFailure(FORMAT, {
+      field: "request_throughput",
+      reason: "not a GenAI-Perf export: no request_throughput statistics",
+    });
   }
   const issues = new IssueCollector();
   const fields = new JsonFields(issues);
   const config = isObject(doc.input_config) ? doc.input_config : {};
-  const stimulus = isObject(config.perf_analyzer) && isObject(config.perf_analyzer.stimulus) ? config.perf_analyzer.stimulus : {};
+  const stimulus =
+    isObject(config.perf_analyzer) && isObject(config.perf_analyzer.stimulus) ? config.perf_analyzer.stimulus : {};
   const model = options.model ?? modelOf(config);
   if (!model) issues.add({ record: "input_config", field: "model", reason: "the export does not name the model" });
 
@@ -67,7 +71,12 @@ function parse(content: string, options: ParseOptions = {}) {
     const unit = typeof stat.unit === "string" ? stat.unit : "";
     const factor = toMs(unit);
     if (factor === undefined) {
-      issues.add({ record: metric, field: "unit", value: show(stat.unit), reason: "expected a time unit (ms, s, us, ns)" });
+      issues.add({
+        record: metric,
+        field: "unit",
+        value: show(stat.unit),
+        reason: "expected a time unit (ms, s, us, ns)",
+      });
       return {};
     }
     const n = (k: string) => {
@@ -82,8 +91,12 @@ function parse(content: string, options: ParseOptions = {}) {
     {
       model,
       tool: GENAI_PERF_TOOL,
-      concurrency: fields.num(config, "concurrency", "input_config") ?? fields.num(stimulus, "concurrency", path("input_config", "perf_analyzer.stimulus")),
-      requestRate: fields.num(config, "request_rate", "input_config") ?? fields.num(stimulus, "request_rate", path("input_config", "perf_analyzer.stimulus")),
+      concurrency:
+        fields.num(config, "concurrency", "input_config") ??
+        fields.num(stimulus, "concurrency", path("input_config", "perf_analyzer.stimulus")),
+      requestRate:
+        fields.num(config, "request_rate", "input_config") ??
+        fields.num(stimulus, "request_rate", path("input_config", "perf_analyzer.stimulus")),
       completed: avg("request_count"),
       meanInputTokens: avg("input_sequence_length"),
       meanOutputTokens: avg("output_sequence_length"),
@@ -98,9 +111,15 @@ function parse(content: string, options: ParseOptions = {}) {
     { record: "" },
     issues,
   );
-  if (avg("request_count") === undefined) issues.warn("This GenAI-Perf export has no request count: completed and failed requests are unknown.");
+  if (avg("request_count") === undefined)
+    issues.warn("This GenAI-Perf export has no request count: completed and failed requests are unknown.");
   issues.warn("GenAI-Perf exports do not record the GenAI-Perf version.");
   return endParse(FORMAT, issues, record ? [record] : []);
 }
 
-export const genaiPerfJson = formatParser<ServingRecord>(FORMAT, "GenAI-Perf profile export JSON (*_genai_perf.json)", detect, parse);
+export const genaiPerfJson = formatParser<ServingRecord>(
+  FORMAT,
+  "GenAI-Perf profile export JSON (*_genai_perf.json)",
+  detect,
+  parse,
+);

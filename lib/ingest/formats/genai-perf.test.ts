@@ -21,9 +21,27 @@ describe("GenAI-Perf export JSON", () => {
         meanOutputTokens: 58.38181818181818,
         requestThroughput: 30.935429942267838,
         outputTokenThroughput: 1806.0666462658548,
-        ttftMs: { mean: 1019.6901196972727, p50: 1222.6414144999999, p90: 1419.9281885999999, p95: 1424.54508275, p99: 1564.26834917 },
-        tpotMs: { mean: 38.61366689454545, p50: 36.992419, p90: 47.213865799999994, p95: 48.817544299999994, p99: 50.89024096999999 },
-        e2eMs: { mean: 3228.72631934, p50: 3280.8441209999996, p90: 3296.4963820999997, p95: 3297.1413713499996, p99: 3304.80054971 },
+        ttftMs: {
+          mean: 1019.6901196972727,
+          p50: 1222.6414144999999,
+          p90: 1419.9281885999999,
+          p95: 1424.54508275,
+          p99: 1564.26834917,
+        },
+        tpotMs: {
+          mean: 38.61366689454545,
+          p50: 36.992419,
+          p90: 47.213865799999994,
+          p95: 48.817544299999994,
+          p99: 50.89024096999999,
+        },
+        e2eMs: {
+          mean: 3228.72631934,
+          p50: 3280.8441209999996,
+          p90: 3296.4963820999997,
+          p95: 3297.1413713499996,
+          p99: 3304.80054971,
+        },
         tpotSource: expect.stringMatching(/inter_token_latency = decode time per output token, first token excluded/),
       },
     ]);
@@ -36,7 +54,11 @@ describe("GenAI-Perf export JSON", () => {
     doc.time_to_first_token = { unit: "ns", avg: 2_000_000 };
     expect(expectOk(parseServing(JSON.stringify(doc))).records[0]?.ttftMs).toEqual({ mean: 2 });
     doc.time_to_first_token = { unit: "furlongs", avg: 2 };
-    expect(expectFail(parseServing(JSON.stringify(doc))).errors[0]).toMatchObject({ record: "time_to_first_token", field: "unit", value: "furlongs" });
+    expect(expectFail(parseServing(JSON.stringify(doc))).errors[0]).toMatchObject({
+      record: "time_to_first_token",
+      field: "unit",
+      value: "furlongs",
+    });
   });
 });
 
@@ -52,12 +74,19 @@ describe("GenAI-Perf export CSV", () => {
     expect(rec?.ttftMs).toEqual({ mean: 1019.69, p50: 1222.64, p90: 1419.93, p95: 1424.55, p99: 1564.27 });
     expect(rec?.tpotMs).toEqual({ mean: 38.61, p50: 36.99, p90: 47.21, p95: 48.82, p99: 50.89 });
     expect(rec?.e2eMs).toEqual({ mean: 3228.73, p50: 3280.84, p90: 3296.5, p95: 3297.14, p99: 3304.8 });
-    expect(rec).toMatchObject({ requestThroughput: 30.94, outputTokenThroughput: 1806.07, meanInputTokens: 200.03, meanOutputTokens: 58.38 });
+    expect(rec).toMatchObject({
+      requestThroughput: 30.94,
+      outputTokenThroughput: 1806.07,
+      meanInputTokens: 200.03,
+      meanOutputTokens: 58.38,
+    });
   });
 
   test("the model must be given; a non-numeric cell is an error on its line", () => {
     expect(expectFail(parseServing(CSV_EXPORT)).errors[0]).toMatchObject({ field: "model" });
     const bad = CSV_EXPORT.replace("38.61,26.09", "38.x1,26.09");
-    expect(expectFail(parseServing(bad, { model: "m" })).errors).toEqual([{ line: 3, field: "avg", value: "38.x1", reason: "not a number" }]);
+    expect(expectFail(parseServing(bad, { model: "m" })).errors).toEqual([
+      { line: 3, field: "avg", value: "38.x1", reason: "not a number" },
+    ]);
   });
 });

@@ -84,9 +84,21 @@ function parse(content: string) {
     const dateText = f.text(row, col("retrieved_at"));
     const retrievedAt = dateText === undefined ? undefined : toIso(dateText);
     if (dateText !== undefined && retrievedAt === undefined) {
-      issues.add({ line: row.line, field: "retrieved_at", value: dateText, reason: "expected an ISO date (YYYY-MM-DD or full timestamp)" });
+      issues.add({
+        line: row.line,
+        field: "retrieved_at",
+        value: dateText,
+        reason: "expected an ISO date (YYYY-MM-DD or full timestamp)",
+      });
     }
-    if (issues.count > before || model === undefined || suite === undefined || metric === undefined || value === undefined) continue;
+    if (
+      issues.count > before ||
+      model === undefined ||
+      suite === undefined ||
+      metric === undefined ||
+      value === undefined
+    )
+      continue;
     const record: LeaderboardRecord = {
       model,
       suite,
@@ -107,4 +119,9 @@ function parse(content: string) {
   return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const genericLeaderboardCsv = formatParser<LeaderboardRecord>(FORMAT, "Generic leaderboard CSV (model, suite, metric, value)", detect, parse);
+export const genericLeaderboardCsv = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "Generic leaderboard CSV (model, suite, metric, value)",
+  detect,
+  parse,
+);

@@ -2,7 +2,8 @@ import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
 import { expectFail, expectOk } from "./test-fixtures";
 
-const HEADER = "model,tool,concurrency,completed,failed,request_throughput,ttft_mean_ms,ttft_p99_ms,tpot_mean_ms,tpot_p99_ms,e2e_p50_ms";
+const HEADER =
+  "model,tool,concurrency,completed,failed,request_throughput,ttft_mean_ms,ttft_p99_ms,tpot_mean_ms,tpot_p99_ms,e2e_p50_ms";
 
 describe("generic serving CSV", () => {
   test("is recognised from its header", () => {
@@ -27,7 +28,9 @@ describe("generic serving CSV", () => {
   });
 
   test("wrong header, non-finite and negative latencies are errors with lines", () => {
-    expect(expectFail(parseServing("model,ttft_mean_ms\nm,1\n", { format: "generic-serving-csv" })).errors[0]).toMatchObject({ line: 1, field: "request_throughput" });
+    expect(
+      expectFail(parseServing("model,ttft_mean_ms\nm,1\n", { format: "generic-serving-csv" })).errors[0],
+    ).toMatchObject({ line: 1, field: "request_throughput" });
     const csv = [HEADER, "a,t,1,1,0,1,Infinity,1,1,1,1", "b,t,1,1,0,1,-5,1,1,1,1", "c,t,1,1,0,,1,1,1,1,1"].join("\n");
     const f = expectFail(parseServing(csv));
     expect(f.errors.map((e) => [e.line, e.field, e.reason])).toEqual([
@@ -38,6 +41,8 @@ describe("generic serving CSV", () => {
   });
 
   test("an unrecognised serving file lists the supported formats", () => {
-    expect(expectFail(parseServing('{"hello": 1}')).errors[0]?.reason).toMatch(/unrecognised serving benchmark file; supported formats: vllm-bench-serve .*guidellm.*llmperf.*genai-perf-json.*genai-perf-csv.*generic-serving-csv/);
+    expect(expectFail(parseServing('{"hello": 1}')).errors[0]?.reason).toMatch(
+      /unrecognised serving benchmark file; supported formats: vllm-bench-serve .*guidellm.*llmperf.*genai-perf-json.*genai-perf-csv.*generic-serving-csv/,
+    );
   });
 });

@@ -21,8 +21,19 @@ const FORMAT = "generic-serving-csv";
 const METRICS = ["ttft", "tpot", "itl", "e2e"] as const;
 const STATS = ["mean", "p50", "p90", "p95", "p99"] as const;
 const SCALARS = [
-  "tool", "tool_version", "concurrency", "request_rate", "completed", "failed", "duration_s", "mean_input_tokens",
-  "mean_output_tokens", "output_token_throughput", "total_token_throughput", "goodput", "tpot_source",
+  "tool",
+  "tool_version",
+  "concurrency",
+  "request_rate",
+  "completed",
+  "failed",
+  "duration_s",
+  "mean_input_tokens",
+  "mean_output_tokens",
+  "output_token_throughput",
+  "total_token_throughput",
+  "goodput",
+  "tpot_source",
 ];
 const LATENCY_COLUMNS = METRICS.flatMap((m) => STATS.map((s) => `${m}_${s}_ms`));
 const DEFAULT_TPOT = `Generic CSV: tpot_*_ms columns are, by this format's definition, ${VERDICT_TPOT}; taken as given, not recomputed.`;
@@ -30,7 +41,9 @@ const DEFAULT_TPOT = `Generic CSV: tpot_*_ms columns are, by this format's defin
 function detect(content: string): number {
   const line = (content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").toLowerCase();
   const cols = line.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
-  return cols.includes("model") && cols.includes("request_throughput") && cols.some((c) => LATENCY_COLUMNS.includes(c)) ? 0.9 : 0;
+  return cols.includes("model") && cols.includes("request_throughput") && cols.some((c) => LATENCY_COLUMNS.includes(c))
+    ? 0.9
+    : 0;
 }
 
 function parse(content: string) {
@@ -50,7 +63,8 @@ function parse(content: string) {
   const issues = new IssueCollector();
   const known = new Set(["model", "request_throughput", ...SCALARS, ...LATENCY_COLUMNS]);
   const extra = header.filter((h) => !known.has(h.toLowerCase()));
-  if (extra.length > 0) issues.warn(`Ignored columns (latency columns must be named <metric>_<stat>_ms): ${extra.join(", ")}.`);
+  if (extra.length > 0)
+    issues.warn(`Ignored columns (latency columns must be named <metric>_<stat>_ms): ${extra.join(", ")}.`);
   const f = new CsvFields(issues, header);
   const records: ServingRecord[] = [];
   for (const row of rows) {
@@ -89,4 +103,9 @@ function parse(content: string) {
   return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const genericServingCsv = formatParser<ServingRecord>(FORMAT, "Generic serving CSV (model, request_throughput, <metric>_<stat>_ms...)", detect, parse);
+export const genericServingCsv = formatParser<ServingRecord>(
+  FORMAT,
+  "Generic serving CSV (model, request_throughput, <metric>_<stat>_ms...)",
+  detect,
+  parse,
+);

@@ -61,9 +61,21 @@ describe("GuideLLM report JSON", () => {
       requestThroughput: 1.5481806532737452,
       meanInputTokens: 257.1086956521739,
     });
-    expect(rec?.ttftMs).toEqual({ mean: 16.792535781860348, p50: 16.38054847717285, p90: 18.505334854125977, p95: 19.00935173034668, p99: 21.281957626342773 });
+    expect(rec?.ttftMs).toEqual({
+      mean: 16.792535781860348,
+      p50: 16.38054847717285,
+      p90: 18.505334854125977,
+      p95: 19.00935173034668,
+      p99: 21.281957626342773,
+    });
     // ITL = (latency − TTFT)/(out − 1) = 4.94 ms; GuideLLM's TPOT 4.90 (÷ all tokens) is not used
-    expect(rec?.tpotMs).toEqual({ mean: 4.941609043733832, p50: 4.9241227427805505, p90: 4.973544849185493, p95: 5.032650129062923, p99: 5.258346167136365 });
+    expect(rec?.tpotMs).toEqual({
+      mean: 4.941609043733832,
+      p50: 4.9241227427805505,
+      p90: 4.973544849185493,
+      p95: 5.032650129062923,
+      p99: 5.258346167136365,
+    });
     expect(rec?.e2eMs.mean).toBeCloseTo(644.4743664368339, 9);
     expect(rec?.e2eMs.p99).toBeCloseTo(689.1846656799316, 9);
     expect(rec?.tpotSource).toMatch(/not recomputed/);
@@ -76,17 +88,27 @@ describe("GuideLLM report JSON", () => {
     second.args.strategy = { type_: "constant", rate: 1.5 };
     doc.benchmarks.push(second);
     const r = expectOk(parseServing(JSON.stringify(doc)));
-    expect(r.records.map((x) => [x.concurrency, x.requestRate])).toEqual([[1, undefined], [undefined, 1.5]]);
+    expect(r.records.map((x) => [x.concurrency, x.requestRate])).toEqual([
+      [1, undefined],
+      [undefined, 1.5],
+    ]);
   });
 
   test("missing totals and a non-finite percentile are errors at their path", () => {
     const doc = JSON.parse(V02) as { benchmarks: Record<string, unknown>[] };
     delete doc.benchmarks[0]?.request_totals;
-    const text = JSON.stringify(doc).replace('"p90": 18.505334854125977', '"p90": 1e999').replace('"p90":18.505334854125977', '"p90":1e999');
+    const text = JSON.stringify(doc)
+      .replace('"p90": 18.505334854125977', '"p90": 1e999')
+      .replace('"p90":18.505334854125977', '"p90":1e999');
     const f = expectFail(parseServing(text));
     expect(f.errors).toEqual([
       { record: "benchmarks[0]", field: "request_totals", reason: "missing required object" },
-      { record: "benchmarks[0].metrics.time_to_first_token_ms.successful.percentiles", field: "p90", value: "Infinity", reason: "not a finite number (overflow)" },
+      {
+        record: "benchmarks[0].metrics.time_to_first_token_ms.successful.percentiles",
+        field: "p90",
+        value: "Infinity",
+        reason: "not a finite number (overflow)",
+      },
     ]);
   });
 });

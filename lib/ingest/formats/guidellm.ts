@@ -59,18 +59,27 @@ function mean(fields: JsonFields, metrics: JsonObject, name: string, record: str
 
 /** Per-request records inside the measured window, or undefined when they cannot stand for the run. */
 function measuredRequests(b: JsonObject, completed: number | undefined): JsonObject[] | undefined {
-  const reqs = isObject(b.requests) && Array.isArray(b.requests.successful) ? b.requests.successful.filter(isObject) : [];
+  const reqs =
+    isObject(b.requests) && Array.isArray(b.requests.successful) ? b.requests.successful.filter(isObject) : [];
   const start = typeof b.start_time === "number" ? b.start_time : undefined;
   const end = typeof b.end_time === "number" ? b.end_time : undefined;
-  if (completed === undefined || completed === 0 || reqs.length < completed || start === undefined || end === undefined) return undefined;
+  if (completed === undefined || completed === 0 || reqs.length < completed || start === undefined || end === undefined)
+    return undefined;
   const time = (r: JsonObject, key: "start" | "end"): number | undefined => {
-    const timings = isObject(r.info) && isObject(r.info.timings) ? r.info.timings : isObject(r.scheduler_info) ? r.scheduler_info : {};
+    const timings =
+      isObject(r.info) && isObject(r.info.timings)
+        ? r.info.timings
+        : isObject(r.scheduler_info)
+          ? r.scheduler_info
+          : {};
     const v = r[`request_${key}_time`] ?? timings[`request_${key}`];
     return typeof v === "number" ? v : undefined;
   };
   // Warm-up and cool-down requests are listed but not measured: keep those overlapping the window.
   const inWindow = reqs.filter((r) => (time(r, "end") ?? -Infinity) > start && (time(r, "start") ?? Infinity) < end);
-  const complete = inWindow.every((r) => ["time_to_first_token_ms", "inter_token_latency_ms", "request_latency"].every((k) => typeof r[k] === "number"));
+  const complete = inWindow.every((r) =>
+    ["time_to_first_token_ms", "inter_token_latency_ms", "request_latency"].every((k) => typeof r[k] === "number"),
+  );
   return inWindow.length === completed && complete ? inWindow : undefined;
 }
 
@@ -90,25 +99,47 @@ function modelOf(doc: JsonObject, b: JsonObject): string | undefined {
   return typeof found === "string" ? found : undefined;
 }
 
-function recordFrom(doc: JsonObject, b: JsonObject, record: string, issues: IssueCollector, fields: JsonFields): ServingRecord | undefined {
+function recordFrom(
+  doc: JsonObject,
+  b: JsonObject,
+  record: string,
+  issues: IssueCollector,
+  fields: JsonFields,
+): ServingRecord | undefined {
   const metrics = fields.obj(b, "metrics", record, true);
   if (!metrics) return undefined;
   const mw = path(record, "metrics");
-  const totals = isObject(metrics.request_totals) ? metrics.request_totals : isObject(b.request_totals) ? b.request_totals : undefined;
+  const totals = isObject(metrics.request_totals)
+    ? metrics.request_totals
+    : isObject(b.request_totals)
+      ? b.request_totals
+      : undefined;
   const tw = path(isObject(metrics.request_totals) ? mw : record, "request_totals");
   if (!totals) issues.add({ record, field: "request_totals", reason: "missing required object" });
   const completed = totals ? fields.num(totals, "successful", tw, { required: true }) : undefined;
   const failed = totals ? fields.num(totals, "errored", tw) : undefined;
   const incomplete = totals ? fields.num(totals, "incomplete", tw) : undefined;
-  if (incomplete) issues.warn(`${record}: ${incomplete} requests were cut off at the end of the run (incomplete), counted neither completed nor failed.`);
+  if (incomplete)
+    issues.warn(
+      `${record}: ${incomplete} requests were cut off at the end of the run (incomplete), counted neither completed nor failed.`,
+    );
   const model = modelOf(doc, b);
-  if (!model) issues.add({ record, field: "model", reason: "the report does not name the model (config.backend.model, worker.backend_model or args.model)" });
+  if (!model)
+    issues.add({
+      record,
+      field: "model",
+      reason: "the report does not name the model (config.backend.model, worker.backend_model or args.model)",
+    });
   const strategy = strategyOf(b);
   const type = typeof strategy.type_ === "string" ? strategy.type_ : undefined;
-  const concurrency = type === "synchronous" ? 1 : fields.num(strategy, "max_concurrency", record) ?? fields.num(strategy, "streams", record);
+  const concurrency =
+    type === "synchronous"
+      ? 1
+      : (fields.num(strategy, "max_concurrency", record) ?? fields.num(strategy, "streams", record));
   const rate = type === "constant" || type === "poisson" ? fields.num(strategy, "rate", record) : undefined;
   const requestThroughput = mean(fields, metrics, "requests_per_second", mw);
-  if (requestThroughput === undefined) issues.add({ record: mw, field: "requests_per_second", reason: "missing required distribution" });
+  if (requestThroughput === undefined)
+    issues.add({ record: mw, field: "requests_per_second", reason: "missing required distribution" });
 
   let ttftMs = distribution(fields, metrics, "time_to_first_token_ms", mw);
   let tpotMs = distribution(fields, metrics, "inter_token_latency_ms", mw);
@@ -120,7 +151,10 @@ function recordFrom(doc: JsonObject, b: JsonObject, record: string, issues: Issu
     if (agrees(ttft, ttftMs.mean)) {
       ttftMs = ttft;
       tpotMs = summarize(reqs.map((r) => r.inter_token_latency_ms as number));
-      e2eMs = summarize(reqs.map((r) => r.request_latency as number), 1000);
+      e2eMs = summarize(
+        reqs.map((r) => r.request_latency as number),
+        1000,
+      );
       tpotSource = `GuideLLM's per-request inter_token_latency_ms = ${VERDICT_TPOT}, Verdict's TPOT (its time_per_output_token_ms counts the first token and is not used); recomputed over the ${reqs.length} measured requests, ${PERCENTILE_NOTE}.`;
     }
   }
@@ -154,7 +188,12 @@ function parse(content: string) {
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   const doc = parsed.value;
   const benchmarks = isObject(doc) ? benchmarksOf(doc) : undefined;
-  if (!isObject(doc) || !benchmarks) return fileFailure(FORMAT, { record: "", field: "benchmarks", reason: "not a GuideLLM report: no \"benchmarks\" list" });
+  if (!isObject(doc) || !benchmarks)
+    return fileFailure(FORMAT, {
+      record: "",
+      field: "benchmarks",
+      reason: 'not a GuideLLM report: no "benchmarks" list',
+    });
   const issues = new IssueCollector();
   const fields = new JsonFields(issues);
   const records: ServingRecord[] = [];
@@ -167,7 +206,8 @@ function parse(content: string) {
     const r = recordFrom(doc, b, record, issues, fields);
     if (r) records.push(r);
   });
-  if (benchmarks.length === 0) issues.add({ record: "benchmarks", field: "benchmarks", reason: "the report holds no benchmark" });
+  if (benchmarks.length === 0)
+    issues.add({ record: "benchmarks", field: "benchmarks", reason: "the report holds no benchmark" });
   const metadata = isObject(doc.metadata) ? doc.metadata : {};
   const version = typeof metadata.guidellm_version === "string" ? metadata.guidellm_version : undefined;
   if (version) for (const r of records) r.toolVersion = version;

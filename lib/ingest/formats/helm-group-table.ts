@@ -42,7 +42,11 @@ function parse(content: string) {
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   const tables = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   if (tables.length === 0 || !tables.every(isTable)) {
-    return fileFailure(FORMAT, { record: "", field: "(file)", reason: "not a HELM group table: expected {title, header, rows} tables" });
+    return fileFailure(FORMAT, {
+      record: "",
+      field: "(file)",
+      reason: "not a HELM group table: expected {title, header, rows} tables",
+    });
   }
   const issues = new IssueCollector();
   const records: LeaderboardRecord[] = [];
@@ -60,7 +64,12 @@ function parse(content: string) {
       }
       const model = cellValue(row[0]);
       if (typeof model !== "string" || model.trim() === "") {
-        issues.add({ record: path(rowPath, 0), field: "value", value: show(model), reason: "missing model name in the first cell" });
+        issues.add({
+          record: path(rowPath, 0),
+          field: "value",
+          value: show(model),
+          reason: "missing model name in the first cell",
+        });
         return;
       }
       for (let c = 1; c < header.length; c++) {
@@ -104,10 +113,19 @@ function parse(content: string) {
   if (skippedColumns.size > 0) {
     const names = [...skippedColumns];
     const more = names.length > 8 ? ` and ${names.length - 8} more` : "";
-    issues.warn(`${names.length} columns without a metric direction not imported: ${names.slice(0, 8).join("; ")}${more}.`);
+    issues.warn(
+      `${names.length} columns without a metric direction not imported: ${names.slice(0, 8).join("; ")}${more}.`,
+    );
   }
   if (emptyCells > 0) issues.warn(`${emptyCells} cells without a value (no data) skipped.`);
-  return endParse(FORMAT, issues, records, { nothing: { record: "", field: "(file)", reason: "no scored cells in any table" } });
+  return endParse(FORMAT, issues, records, {
+    nothing: { record: "", field: "(file)", reason: "no scored cells in any table" },
+  });
 }
 
-export const helmGroupTable = formatParser<LeaderboardRecord>(FORMAT, "HELM group leaderboard table (groups/*.json)", detect, parse);
+export const helmGroupTable = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "HELM group leaderboard table (groups/*.json)",
+  detect,
+  parse,
+);

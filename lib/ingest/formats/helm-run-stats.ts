@@ -21,11 +21,23 @@ const SOURCE = "HELM";
 const BOOKKEEPING = /^(num_|batch_size$|finish_reason_|training_|prompt_truncated$|max_prob$)/;
 
 function detect(content: string): number {
-  if (!content.trimStart().replace(/^\uFEFF/, "").startsWith("[")) return 0;
+  if (
+    !content
+      .trimStart()
+      .replace(/^\uFEFF/, "")
+      .startsWith("[")
+  )
+    return 0;
   const parsed = parseJsonMemo(content);
   if (!parsed.ok || !Array.isArray(parsed.value) || parsed.value.length === 0) return 0;
   const first = parsed.value[0];
-  return isObject(first) && isObject(first.name) && typeof first.name.name === "string" && "count" in first && "sum" in first ? 0.9 : 0;
+  return isObject(first) &&
+    isObject(first.name) &&
+    typeof first.name.name === "string" &&
+    "count" in first &&
+    "sum" in first
+    ? 0.9
+    : 0;
 }
 
 type RunSpec = { suite: string; model?: string };
@@ -66,7 +78,11 @@ function parse(content: string, options: ParseOptions = {}) {
   const parsed = parseJson(content);
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   if (!Array.isArray(parsed.value)) {
-    return fileFailure(FORMAT, { record: "", field: "(file)", reason: "not a HELM stats.json: expected a list of stats" });
+    return fileFailure(FORMAT, {
+      record: "",
+      field: "(file)",
+      reason: "not a HELM stats.json: expected a list of stats",
+    });
   }
   const spec = readRunSpec(options.runSpec);
   const model = options.model ?? spec?.model;
@@ -74,7 +90,8 @@ function parse(content: string, options: ParseOptions = {}) {
     return fileFailure(FORMAT, {
       field: "runSpec",
       value: show(options.runSpec),
-      reason: "HELM stats.json names neither model nor scenario: give the run spec name (run directory) or run_spec.json",
+      reason:
+        "HELM stats.json names neither model nor scenario: give the run spec name (run directory) or run_spec.json",
     });
   }
   const issues = new IssueCollector();
@@ -113,8 +130,17 @@ function parse(content: string, options: ParseOptions = {}) {
     if (ok) records.push(ok);
   });
   if (perturbed > 0) issues.warn(`${perturbed} perturbed (robustness/fairness) statistics not imported.`);
-  issues.warn("HELM stats.json has no direction per metric: inferred from names (runtime, bias... lower is better); inference_runtime is in seconds.");
-  return endParse(FORMAT, issues, records, { nothing: { record: "", field: "(file)", reason: "no statistics with a mean" } });
+  issues.warn(
+    "HELM stats.json has no direction per metric: inferred from names (runtime, bias... lower is better); inference_runtime is in seconds.",
+  );
+  return endParse(FORMAT, issues, records, {
+    nothing: { record: "", field: "(file)", reason: "no statistics with a mean" },
+  });
 }
 
-export const helmRunStats = formatParser<LeaderboardRecord>(FORMAT, "HELM run stats.json (with its run spec)", detect, parse);
+export const helmRunStats = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "HELM run stats.json (with its run spec)",
+  detect,
+  parse,
+);

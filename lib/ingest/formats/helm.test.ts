@@ -50,7 +50,12 @@ describe("HELM run stats.json", () => {
   test("a non-finite mean is an error at its record", () => {
     const bad = STATS.replace('"mean": 0.95,', '"mean": -1e999,');
     const f = expectFail(parseLeaderboard(bad, { runSpec: RUN }));
-    expect(f.errors[0]).toEqual({ record: "[0]", field: "mean", value: "-Infinity", reason: "not a finite number (overflow)" });
+    expect(f.errors[0]).toEqual({
+      record: "[0]",
+      field: "mean",
+      value: "-Infinity",
+      reason: "not a finite number (overflow)",
+    });
   });
 });
 

@@ -44,7 +44,8 @@ function detect<R>(formats: readonly FormatParser<R>[], content: string): Detect
   try {
     for (const f of formats) {
       const confidence = f.detect(content);
-      if (confidence > 0 && (!best || confidence > best.confidence)) best = { format: f.id, label: f.label, confidence };
+      if (confidence > 0 && (!best || confidence > best.confidence))
+        best = { format: f.id, label: f.label, confidence };
     }
   } finally {
     clearJsonMemo();
@@ -66,18 +67,31 @@ function replacementCharLine(content: string): number | undefined {
   return at < 0 ? undefined : content.slice(0, at).split("\n").length;
 }
 
-function run<R>(kind: string, formats: readonly FormatParser<R>[], content: string, options: ParseOptions & { format?: string }): ParseResult<R> {
+function run<R>(
+  kind: string,
+  formats: readonly FormatParser<R>[],
+  content: string,
+  options: ParseOptions & { format?: string },
+): ParseResult<R> {
   const supported = formats.map((f) => `${f.id} (${f.label})`).join("; ");
   const badLine = replacementCharLine(content);
   if (badLine !== undefined) {
-    return fileFailure(options.format, { line: badLine, field: "(file)", reason: "not valid UTF-8 (replacement character found)" });
+    return fileFailure(options.format, {
+      line: badLine,
+      field: "(file)",
+      reason: "not valid UTF-8 (replacement character found)",
+    });
   }
   if (content.replace(/^\uFEFF/, "").trim() === "") {
     return fileFailure(options.format, { line: 1, field: "(file)", reason: "empty file" });
   }
   const chosen = options.format ? formats.find((f) => f.id === options.format) : undefined;
   if (options.format && !chosen) {
-    return fileFailure(options.format, { field: "format", value: options.format, reason: `unknown ${kind} format; supported: ${supported}` });
+    return fileFailure(options.format, {
+      field: "format",
+      value: options.format,
+      reason: `unknown ${kind} format; supported: ${supported}`,
+    });
   }
   const detected = chosen ?? formats.find((f) => f.id === detect(formats, content)?.format);
   if (!detected) {
@@ -86,15 +100,24 @@ function run<R>(kind: string, formats: readonly FormatParser<R>[], content: stri
       const json = parseJson(content);
       if (!json.ok && json.issue.reason.startsWith("truncated JSON")) return fileFailure(undefined, json.issue);
     }
-    return fileFailure(undefined, { field: "(file)", reason: `unrecognised ${kind} file; supported formats: ${supported}` });
+    return fileFailure(undefined, {
+      field: "(file)",
+      reason: `unrecognised ${kind} file; supported formats: ${supported}`,
+    });
   }
   return detected.parse(content, options);
 }
 
-export function parseLeaderboard(content: string, options: ParseOptions & { format?: string } = {}): ParseResult<LeaderboardRecord> {
+export function parseLeaderboard(
+  content: string,
+  options: ParseOptions & { format?: string } = {},
+): ParseResult<LeaderboardRecord> {
   return run("leaderboard", leaderboardFormats, content, options);
 }
 
-export function parseServing(content: string, options: ParseOptions & { format?: string } = {}): ParseResult<ServingRecord> {
+export function parseServing(
+  content: string,
+  options: ParseOptions & { format?: string } = {},
+): ParseResult<ServingRecord> {
   return run("serving benchmark", servingFormats, content, options);
 }

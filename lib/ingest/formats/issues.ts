@@ -45,6 +45,11 @@ export function fileFailure(format: string | undefined, issue: ParseIssue): Pars
 /** Short display of an offending value for the error report. */
 export function show(value: unknown): string {
   if (value === undefined) return "";
-  const text = typeof value === "string" ? value : typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+  const text =
+    typeof value === "string"
+      ? value
+      : typeof value === "number"
+        ? String(value)
+        : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

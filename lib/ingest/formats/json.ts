@@ -40,7 +40,15 @@ export function parseJson(content: string): JsonParse {
     const literal = bareLiteral(text);
     if (literal >= 0) {
       const token = /^-?(NaN|Infinity)/.exec(text.slice(literal))?.[0] ?? "NaN";
-      return { ok: false, issue: { line: lineAt(text, literal), field: "(file)", value: token, reason: `non-finite number ${token} (not valid JSON)` } };
+      return {
+        ok: false,
+        issue: {
+          line: lineAt(text, literal),
+          field: "(file)",
+          value: token,
+          reason: `non-finite number ${token} (not valid JSON)`,
+        },
+      };
     }
     const at = /position (\d+)/.exec(message);
     const position = at ? Number(at[1]) : text.length;

@@ -70,7 +70,12 @@ describe("LLMPerf summary JSON", () => {
   test("string numbers are read; non-numeric strings are errors", () => {
     const ok = SUMMARY.replace('"results_num_completed_requests": 96', '"results_num_completed_requests": "96"');
     expect(expectOk(parseServing(ok)).records[0]?.completed).toBe(96);
-    const bad = SUMMARY.replace('"results_ttft_s_quantiles_p95": 1.103362982510589', '"results_ttft_s_quantiles_p95": "fast"');
-    expect(expectFail(parseServing(bad)).errors).toEqual([{ record: "", field: "results_ttft_s_quantiles_p95", value: "fast", reason: "not a number" }]);
+    const bad = SUMMARY.replace(
+      '"results_ttft_s_quantiles_p95": 1.103362982510589',
+      '"results_ttft_s_quantiles_p95": "fast"',
+    );
+    expect(expectFail(parseServing(bad)).errors).toEqual([
+      { record: "", field: "results_ttft_s_quantiles_p95", value: "fast", reason: "not a number" },
+    ]);
   });
 });

@@ -26,13 +26,26 @@ function isResponses(v: unknown): v is unknown[] {
 function detect(content: string): number {
   const doc = sniffObject(content);
   if (doc) return "results_ttft_s_mean" in doc || "results_ttft_s_quantiles_p50" in doc ? 0.95 : 0;
-  if (!content.trimStart().replace(/^\uFEFF/, "").startsWith("[")) return 0;
+  if (
+    !content
+      .trimStart()
+      .replace(/^\uFEFF/, "")
+      .startsWith("[")
+  )
+    return 0;
   const parsed = parseJsonMemo(content);
   return parsed.ok && isResponses(parsed.value) ? 0.9 : 0;
 }
 
 const summaryPct = (fields: JsonFields, doc: JsonObject, metric: string): Pct =>
-  readPct(fields, doc, "", (s) => (s === "mean" ? `results_${metric}_mean` : `results_${metric}_quantiles_${s}`), 1000, true);
+  readPct(
+    fields,
+    doc,
+    "",
+    (s) => (s === "mean" ? `results_${metric}_mean` : `results_${metric}_quantiles_${s}`),
+    1000,
+    true,
+  );
 
 type Recomputed = { ttftMs: Pct; tpotMs: Pct; e2eMs: Pct; n: number };
 
@@ -74,7 +87,8 @@ function parse(content: string, options: ParseOptions = {}) {
   if (isResponses(parsed.value)) {
     return fileFailure(FORMAT, {
       field: "(file)",
-      reason: "this is LLMPerf's _individual_responses.json, which holds neither the model nor the throughput: import the _summary.json and attach this file to it",
+      reason:
+        "this is LLMPerf's _individual_responses.json, which holds neither the model nor the throughput: import the _summary.json and attach this file to it",
     });
   }
   const doc = parsed.value;
@@ -85,7 +99,10 @@ function parse(content: string, options: ParseOptions = {}) {
   const fields = new JsonFields(issues);
   const model = fields.str(doc, "model", "", true);
   const completed = fields.num(doc, "results_num_completed_requests", "", { required: true, allowString: true });
-  const perMinute = fields.num(doc, "results_num_completed_requests_per_min", "", { required: true, allowString: true });
+  const perMinute = fields.num(doc, "results_num_completed_requests_per_min", "", {
+    required: true,
+    allowString: true,
+  });
   let ttftMs = summaryPct(fields, doc, "ttft_s");
   let e2eMs = summaryPct(fields, doc, "end_to_end_latency_s");
   let tpotMs: Pct = {};
@@ -107,10 +124,13 @@ function parse(content: string, options: ParseOptions = {}) {
       });
     }
   } else {
-    issues.warn("TPOT not imported: the LLMPerf summary only has inter-token latency including the first token; attach the individual responses to recompute it.");
+    issues.warn(
+      "TPOT not imported: the LLMPerf summary only has inter-token latency including the first token; attach the individual responses to recompute it.",
+    );
   }
   const version = fields.str(doc, "version", "");
-  if (!model || completed === undefined || perMinute === undefined) return endParse<ServingRecord>(FORMAT, issues, [], { producerVersion: version });
+  if (!model || completed === undefined || perMinute === undefined)
+    return endParse<ServingRecord>(FORMAT, issues, [], { producerVersion: version });
   const requestThroughput = perMinute / 60;
   const record = finishServing(
     {
@@ -136,4 +156,9 @@ function parse(content: string, options: ParseOptions = {}) {
   return endParse(FORMAT, issues, record ? [record] : [], { producerVersion: version });
 }
 
-export const llmperf = formatParser<ServingRecord>(FORMAT, "LLMPerf summary JSON (+ optional individual responses)", detect, parse);
+export const llmperf = formatParser<ServingRecord>(
+  FORMAT,
+  "LLMPerf summary JSON (+ optional individual responses)",
+  detect,
+  parse,
+);

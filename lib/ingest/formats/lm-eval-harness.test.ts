@@ -42,7 +42,11 @@ describe("lm-evaluation-harness results JSON", () => {
     expect(detectLeaderboardFormat(samples)).toBeUndefined();
     const f = expectFail(parseLeaderboard(samples));
     expect(f.errors[0]?.reason).toMatch(/unrecognised leaderboard file; supported formats: lm-eval-harness/);
-    expect(detectLeaderboardFormat(fixture("lm-eval-harness", "samples_negotiationtom_intention_2026-07-08T18-15-33.115417.jsonl"))).toBeUndefined();
+    expect(
+      detectLeaderboardFormat(
+        fixture("lm-eval-harness", "samples_negotiationtom_intention_2026-07-08T18-15-33.115417.jsonl"),
+      ),
+    ).toBeUndefined();
   });
 
   test("model_args as a string (older files) and a missing direction table", () => {
@@ -53,17 +57,38 @@ describe("lm-evaluation-harness results JSON", () => {
     });
     const r = expectOk(parseLeaderboard(old));
     expect(r.records).toEqual([
-      expect.objectContaining({ model: "meta-llama/Meta-Llama-3-8B", suite: "gsm8k", metric: "exact_match,strict-match", value: 0.5, stderr: 0.01 }),
+      expect.objectContaining({
+        model: "meta-llama/Meta-Llama-3-8B",
+        suite: "gsm8k",
+        metric: "exact_match,strict-match",
+        value: 0.5,
+        stderr: 0.01,
+      }),
     ]);
     expect(r.warnings.join(" ")).toMatch(/higher_is_better/);
   });
 
   test("non-finite values and bad stderr are row-level errors with the record path", () => {
-    const bad = RESULTS.replace('"acc,none": 0.45', '"acc,none": 1e999').replace('"acc_stderr,none": 0.11239029738980327', '"acc_stderr,none": "abc"');
+    const bad = RESULTS.replace('"acc,none": 0.45', '"acc,none": 1e999').replace(
+      '"acc_stderr,none": 0.11239029738980327',
+      '"acc_stderr,none": "abc"',
+    );
     const f = expectFail(parseLeaderboard(bad));
     expect(f.errorCount).toBe(2);
-    expect(f.errors).toContainEqual({ record: "results.negotiationtom_belief", field: "acc,none", value: "Infinity", reason: "not a finite number (overflow)" });
-    expect(f.errors).toContainEqual(expect.objectContaining({ record: "results.negotiationtom_desire", field: "acc_stderr,none", value: "abc", reason: "not a number" }));
+    expect(f.errors).toContainEqual({
+      record: "results.negotiationtom_belief",
+      field: "acc,none",
+      value: "Infinity",
+      reason: "not a finite number (overflow)",
+    });
+    expect(f.errors).toContainEqual(
+      expect.objectContaining({
+        record: "results.negotiationtom_desire",
+        field: "acc_stderr,none",
+        value: "abc",
+        reason: "not a number",
+      }),
+    );
   });
 
   test("truncated JSON is rejected with its line", () => {
@@ -74,7 +99,9 @@ describe("lm-evaluation-harness results JSON", () => {
   });
 
   test("Python's NaN literal is named", () => {
-    const f = expectFail(parseLeaderboard(RESULTS.replace('"acc,none": 0.45', '"acc,none": NaN'), { format: "lm-eval-harness" }));
+    const f = expectFail(
+      parseLeaderboard(RESULTS.replace('"acc,none": 0.45', '"acc,none": NaN'), { format: "lm-eval-harness" }),
+    );
     expect(f.errors[0]?.reason).toMatch(/non-finite number NaN/);
     expect(f.errors[0]?.line).toBe(7);
   });

@@ -49,12 +49,21 @@ function parse(content: string, options: ParseOptions = {}) {
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   const doc = parsed.value;
   if (!isObject(doc) || !isObject(doc.results)) {
-    return fileFailure(FORMAT, { record: "", field: "results", reason: "not an lm-evaluation-harness results file: no \"results\" object" });
+    return fileFailure(FORMAT, {
+      record: "",
+      field: "results",
+      reason: 'not an lm-evaluation-harness results file: no "results" object',
+    });
   }
   const issues = new IssueCollector();
   const fields = new JsonFields(issues);
   const model = options.model ?? modelName(doc);
-  if (!model) issues.add({ record: "", field: "model_name", reason: "the file does not name the model (model_name or config.model_args.pretrained); pass it explicitly" });
+  if (!model)
+    issues.add({
+      record: "",
+      field: "model_name",
+      reason: "the file does not name the model (model_name or config.model_args.pretrained); pass it explicitly",
+    });
   const date = fields.num(doc, "date", "");
   const retrievedAt = date === undefined ? undefined : new Date(date * 1000).toISOString();
   const directions = isObject(doc.higher_is_better) ? doc.higher_is_better : undefined;
@@ -105,7 +114,15 @@ function parse(content: string, options: ParseOptions = {}) {
     }
   }
   const version = typeof doc.lm_eval_version === "string" ? doc.lm_eval_version : undefined;
-  return endParse(FORMAT, issues, records, { nothing: { record: "results", field: "results", reason: "no metrics found" }, producerVersion: version });
+  return endParse(FORMAT, issues, records, {
+    nothing: { record: "results", field: "results", reason: "no metrics found" },
+    producerVersion: version,
+  });
 }
 
-export const lmEvalHarness = formatParser<LeaderboardRecord>(FORMAT, "lm-evaluation-harness results JSON", detect, parse);
+export const lmEvalHarness = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "lm-evaluation-harness results JSON",
+  detect,
+  parse,
+);

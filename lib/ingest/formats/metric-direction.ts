@@ -3,7 +3,8 @@
  * Errors, losses, latencies, costs, perplexity and bias scores are lower-is-better; the rest
  * (accuracy, F1, win rate, Elo...) higher-is-better. Files with an explicit direction win.
  */
-const LOWER_IS_BETTER = /(perplexity|bits_per_byte|\bloss\b|error|latency|runtime|\btime\b|_time|cost|co2|energy|bias|toxic|\bece\b|calibration_error|harm(ful)?_rate|refusal_rate|wer\b|cer\b)/i;
+const LOWER_IS_BETTER =
+  /(perplexity|bits_per_byte|\bloss\b|error|latency|runtime|\btime\b|_time|cost|co2|energy|bias|toxic|\bece\b|calibration_error|harm(ful)?_rate|refusal_rate|wer\b|cer\b)/i;
 
 export function defaultHigherIsBetter(metric: string): boolean {
   return !LOWER_IS_BETTER.test(metric);

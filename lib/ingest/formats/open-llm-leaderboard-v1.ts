@@ -28,7 +28,11 @@ function parse(content: string) {
   const col = columnIndex(header);
   const missing = missingColumns(["Model", ...SCORES], col);
   if (missing.length > 0) {
-    return fileFailure(FORMAT, { line: 1, field: missing.join(", "), reason: `missing column(s); expected Model, ${SCORES.join(", ")}` });
+    return fileFailure(FORMAT, {
+      line: 1,
+      field: missing.join(", "),
+      reason: `missing column(s); expected Model, ${SCORES.join(", ")}`,
+    });
   }
   const issues = new IssueCollector();
   const f = new CsvFields(issues, header);
@@ -37,10 +41,23 @@ function parse(content: string) {
     if (!f.checkWidth(row)) continue;
     const model = f.required(row, col("Model"));
     for (const column of SCORES) {
-      const fraction = checkFraction(f.num(row, col(column), { required: true }), { line: row.line, field: column }, issues, 100);
+      const fraction = checkFraction(
+        f.num(row, col(column), { required: true }),
+        { line: row.line, field: column },
+        issues,
+        100,
+      );
       if (model === undefined || fraction === undefined) continue;
       const suite = column.replace("(", " (");
-      const record: LeaderboardRecord = { model, suite, metric: "score", value: fraction, higherIsBetter: true, stage: "LEADERBOARD", source: SOURCE };
+      const record: LeaderboardRecord = {
+        model,
+        suite,
+        metric: "score",
+        value: fraction,
+        higherIsBetter: true,
+        stage: "LEADERBOARD",
+        source: SOURCE,
+      };
       const ok = checkRecord(leaderboardRecordSchema, record, { line: row.line }, issues);
       if (ok) records.push(ok);
     }
@@ -49,4 +66,9 @@ function parse(content: string) {
   return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const openLlmLeaderboardV1 = formatParser<LeaderboardRecord>(FORMAT, "Open LLM Leaderboard v1 table (UI scrape CSV)", detect, parse);
+export const openLlmLeaderboardV1 = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "Open LLM Leaderboard v1 table (UI scrape CSV)",
+  detect,
+  parse,
+);

@@ -37,7 +37,11 @@ function parse(content: string) {
   const required = ["fullname", ...BENCHMARKS.flatMap((b) => [`${b} Raw`, b])];
   const missing = missingColumns(required, col);
   if (missing.length > 0) {
-    return fileFailure(FORMAT, { line: 1, field: missing.join(", "), reason: `missing Open LLM Leaderboard v2 column(s); expected ${required.join(", ")}` });
+    return fileFailure(FORMAT, {
+      line: 1,
+      field: missing.join(", "),
+      reason: `missing Open LLM Leaderboard v2 column(s); expected ${required.join(", ")}`,
+    });
   }
   const issues = new IssueCollector();
   const f = new CsvFields(issues, header);
@@ -52,7 +56,15 @@ function parse(content: string) {
     const retrievedAt = dateText ? toIso(dateText) : undefined;
     const push = (suite: string, metric: string, value: number | undefined) => {
       if (value === undefined) return;
-      const record: LeaderboardRecord = { model, suite, metric, value, higherIsBetter: true, stage: "LEADERBOARD", source: SOURCE };
+      const record: LeaderboardRecord = {
+        model,
+        suite,
+        metric,
+        value,
+        higherIsBetter: true,
+        stage: "LEADERBOARD",
+        source: SOURCE,
+      };
       if (retrievedAt) record.retrievedAt = retrievedAt;
       const ok = checkRecord(leaderboardRecordSchema, record, { line: row.line }, issues);
       if (ok) records.push(ok);
@@ -60,15 +72,27 @@ function parse(content: string) {
     const percent = (name: string, required: boolean) =>
       checkFraction(f.num(row, col(name), { required }), { line: row.line, field: name }, issues, 100);
     for (const b of BENCHMARKS) {
-      push(b, "raw", checkFraction(f.num(row, col(`${b} Raw`), { required: true }), { line: row.line, field: `${b} Raw` }, issues));
+      push(
+        b,
+        "raw",
+        checkFraction(f.num(row, col(`${b} Raw`), { required: true }), { line: row.line, field: `${b} Raw` }, issues),
+      );
       push(b, "normalized", percent(b, true));
     }
     push("Average", "normalized", percent(AVERAGE, false));
   }
   const repeated = [...seen.values()].filter((n) => n > 1).length;
-  if (repeated > 0) issues.warn(`${repeated} models appear in several rows (evaluated at several precisions); each row is kept.`);
-  issues.warn("Normalized scores (0–100 in the file) are stored as fractions (÷100); raw scores are lm-eval fractions.");
+  if (repeated > 0)
+    issues.warn(`${repeated} models appear in several rows (evaluated at several precisions); each row is kept.`);
+  issues.warn(
+    "Normalized scores (0–100 in the file) are stored as fractions (÷100); raw scores are lm-eval fractions.",
+  );
   return endParse(FORMAT, issues, records, { noRows: rows.length === 0 });
 }
 
-export const openLlmLeaderboardV2 = formatParser<LeaderboardRecord>(FORMAT, "Open LLM Leaderboard v2 contents CSV", detect, parse);
+export const openLlmLeaderboardV2 = formatParser<LeaderboardRecord>(
+  FORMAT,
+  "Open LLM Leaderboard v2 contents CSV",
+  detect,
+  parse,
+);

@@ -25,7 +25,10 @@ describe("Open LLM Leaderboard v2 contents CSV", () => {
       source: "Open LLM Leaderboard",
       retrievedAt: "2024-06-12T00:00:00.000Z",
     });
-    expect(yi.find((x) => x.suite === "MMLU-PRO" && x.metric === "normalized")?.value).toBeCloseTo(0.40732121749408975, 15);
+    expect(yi.find((x) => x.suite === "MMLU-PRO" && x.metric === "normalized")?.value).toBeCloseTo(
+      0.40732121749408975,
+      15,
+    );
     expect(yi.find((x) => x.suite === "GPQA" && x.metric === "raw")?.value).toBe(0.36577181208053694);
     expect(yi.find((x) => x.suite === "Average")?.value).toBeCloseTo(0.2562131796065766, 15);
     expect(yi).toHaveLength(13);
@@ -37,7 +40,12 @@ describe("Open LLM Leaderboard v2 contents CSV", () => {
   test("the HTML in the Model column and quoted commas in Type do not shift columns", () => {
     const r = expectOk(parseLeaderboard(V2));
     // first data row, model from `fullname`: IFEval Raw 0.3302792147058693
-    expect(r.records[0]).toMatchObject({ model: "0-hero/Matter-0.2-7B-DPO", suite: "IFEval", metric: "raw", value: 0.3302792147058693 });
+    expect(r.records[0]).toMatchObject({
+      model: "0-hero/Matter-0.2-7B-DPO",
+      suite: "IFEval",
+      metric: "raw",
+      value: 0.3302792147058693,
+    });
   });
 
   test("a percent above 100 is an error on its line", () => {

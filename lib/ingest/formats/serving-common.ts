@@ -37,7 +37,11 @@ export function readPct(
 }
 
 /** Drops undefined optional members, then validates (finite, non-negative latencies). */
-export function finishServing(record: ServingRecord, where: { line?: number; record?: string }, issues: IssueCollector): ServingRecord | undefined {
+export function finishServing(
+  record: ServingRecord,
+  where: { line?: number; record?: string },
+  issues: IssueCollector,
+): ServingRecord | undefined {
   const clean = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as ServingRecord;
   return checkRecord(servingRecordSchema, clean, where, issues);
 }

@@ -17,7 +17,8 @@ export function checkRecord<S extends z.ZodType>(
   for (const problem of result.error.issues) {
     const field = problem.path.join(".") || "(record)";
     const value = problem.path.reduce<unknown>(
-      (v, k) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined),
+      (v, k) =>
+        v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined,
       record,
     );
     issues.add({ ...where, field, value: show(value), reason: problem.message });

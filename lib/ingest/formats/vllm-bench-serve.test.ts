@@ -77,9 +77,19 @@ describe("vLLM bench serve JSON", () => {
     const errors = ["", "", "", "boom"];
     // successful: requests 0..2; TPOT needs > 1 output token: (1.1−0.1)/10 = 0.1 s, (2.2−0.2)/20 = 0.1 s
     const doc = {
-      model_id: "m", completed: 3, failed: 1, request_throughput: 1, duration: 3,
-      mean_ttft_ms: 200, median_ttft_ms: 200, mean_tpot_ms: 100, mean_e2el_ms: 1200,
-      ttfts, latencies, output_lens: outputLens, errors,
+      model_id: "m",
+      completed: 3,
+      failed: 1,
+      request_throughput: 1,
+      duration: 3,
+      mean_ttft_ms: 200,
+      median_ttft_ms: 200,
+      mean_tpot_ms: 100,
+      mean_e2el_ms: 1200,
+      ttfts,
+      latencies,
+      output_lens: outputLens,
+      errors,
     };
     const rec = expectOk(parseServing(JSON.stringify(doc))).records[0];
     expect(rec?.tpotMs.mean).toBeCloseTo(100, 9);

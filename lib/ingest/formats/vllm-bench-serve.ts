@@ -25,7 +25,9 @@ function isVllm(o: unknown): o is JsonObject {
 }
 
 /** Whole-file JSON, else JSON Lines (one result appended per line). */
-function readObjects(content: string): { ok: true; objects: { value: unknown; line?: number }[] } | { ok: false; issue: ParseIssue } {
+function readObjects(
+  content: string,
+): { ok: true; objects: { value: unknown; line?: number }[] } | { ok: false; issue: ParseIssue } {
   const whole = parseJson(content);
   if (whole.ok) return { ok: true, objects: [{ value: whole.value }] };
   const lines = content.replace(/^\uFEFF/, "").split("\n");
@@ -59,7 +61,12 @@ function arrays(o: JsonObject, record: string, issues: IssueCollector) {
     const raw = o[key];
     if (raw === undefined) return undefined;
     if (!Array.isArray(raw) || raw.length !== n) {
-      issues.add({ record, field: key, value: show(Array.isArray(raw) ? raw.length : raw), reason: `expected a list of ${n} per-request values like ttfts` });
+      issues.add({
+        record,
+        field: key,
+        value: show(Array.isArray(raw) ? raw.length : raw),
+        reason: `expected a list of ${n} per-request values like ttfts`,
+      });
       return undefined;
     }
     return raw.map((v, i) => {
@@ -74,19 +81,34 @@ function arrays(o: JsonObject, record: string, issues: IssueCollector) {
   return { n, ok, ttfts: read("ttfts"), latencies: read("latencies"), outputLens: read("output_lens") };
 }
 
-function recordFrom(o: JsonObject, record: string, issues: IssueCollector, fields: JsonFields): ServingRecord | undefined {
+function recordFrom(
+  o: JsonObject,
+  record: string,
+  issues: IssueCollector,
+  fields: JsonFields,
+): ServingRecord | undefined {
   const model = fields.str(o, "model_id", record, true);
   const completed = fields.num(o, "completed", record, { required: true });
   const requestThroughput = fields.num(o, "request_throughput", record, { required: true });
   const numPrompts = fields.num(o, "num_prompts", record);
-  const failed = fields.num(o, "failed", record) ?? (numPrompts !== undefined && completed !== undefined ? numPrompts - completed : undefined);
-  const rate = o.request_rate === "inf" || o.request_rate === "Infinity" ? undefined : fields.num(o, "request_rate", record, { allowString: true });
+  const failed =
+    fields.num(o, "failed", record) ??
+    (numPrompts !== undefined && completed !== undefined ? numPrompts - completed : undefined);
+  const rate =
+    o.request_rate === "inf" || o.request_rate === "Infinity"
+      ? undefined
+      : fields.num(o, "request_rate", record, { allowString: true });
   const inputThroughput = fields.num(o, "input_throughput", record);
   const outputThroughput = fields.num(o, "output_throughput", record);
-  const totalTokens = fields.num(o, "total_token_throughput", record) ?? (inputThroughput !== undefined && outputThroughput !== undefined ? inputThroughput + outputThroughput : undefined);
+  const totalTokens =
+    fields.num(o, "total_token_throughput", record) ??
+    (inputThroughput !== undefined && outputThroughput !== undefined ? inputThroughput + outputThroughput : undefined);
   const totalIn = fields.num(o, "total_input_tokens", record);
   const totalOut = fields.num(o, "total_output_tokens", record);
-  const summary = (m: string): Pct => readPct(fields, o, record, (s) => (s === "mean" ? `mean_${m}_ms` : s === "p50" ? [`median_${m}_ms`, `p50_${m}_ms`] : `${s}_${m}_ms`));
+  const summary = (m: string): Pct =>
+    readPct(fields, o, record, (s) =>
+      s === "mean" ? `mean_${m}_ms` : s === "p50" ? [`median_${m}_ms`, `p50_${m}_ms`] : `${s}_${m}_ms`,
+    );
   let ttftMs = summary("ttft");
   let tpotMs = summary("tpot");
   let itlMs = summary("itl");
@@ -96,13 +118,27 @@ function recordFrom(o: JsonObject, record: string, issues: IssueCollector, field
   const a = arrays(o, record, issues);
   if (a?.ttfts) {
     const idx = [...Array(a.n).keys()].filter(a.ok);
-    const ttft = summarize(idx.map((i) => a.ttfts?.[i] as number), 1000);
+    const ttft = summarize(
+      idx.map((i) => a.ttfts?.[i] as number),
+      1000,
+    );
     if (agrees(ttft, ttftMs.mean)) ttftMs = ttft;
-    else issues.warn(`${record || "result"}: per-request ttfts disagree with mean_ttft_ms (arrays truncated?); kept the summary.`);
+    else
+      issues.warn(
+        `${record || "result"}: per-request ttfts disagree with mean_ttft_ms (arrays truncated?); kept the summary.`,
+      );
     if (a.latencies && a.outputLens) {
       const decode = idx.filter((i) => (a.outputLens?.[i] ?? 0) > 1);
-      const tpot = summarize(decode.map((i) => ((a.latencies?.[i] as number) - (a.ttfts?.[i] as number)) / ((a.outputLens?.[i] as number) - 1)), 1000);
-      const e2e = summarize(idx.map((i) => a.latencies?.[i] as number), 1000);
+      const tpot = summarize(
+        decode.map(
+          (i) => ((a.latencies?.[i] as number) - (a.ttfts?.[i] as number)) / ((a.outputLens?.[i] as number) - 1),
+        ),
+        1000,
+      );
+      const e2e = summarize(
+        idx.map((i) => a.latencies?.[i] as number),
+        1000,
+      );
       if (agrees(tpot, tpotMs.mean)) {
         tpotMs = tpot;
         tpotSource = `vLLM TPOT = ${VERDICT_TPOT}, Verdict's definition; recomputed per request from latencies, ttfts and output_lens, ${PERCENTILE_NOTE}.`;
@@ -156,7 +192,12 @@ function parse(content: string) {
   read.objects.forEach(({ value, line }, i) => {
     const record = read.objects.length > 1 ? `[${i}]` : "";
     if (!isVllm(value)) {
-      issues.add({ line, record, field: "(result)", reason: "not a vLLM benchmark result (needs model_id, completed, request_throughput, mean_ttft_ms)" });
+      issues.add({
+        line,
+        record,
+        field: "(result)",
+        reason: "not a vLLM benchmark result (needs model_id, completed, request_throughput, mean_ttft_ms)",
+      });
       return;
     }
     const r = recordFrom(value, record, issues, fields);
@@ -166,4 +207,9 @@ function parse(content: string) {
   return endParse(FORMAT, issues, records);
 }
 
-export const vllmBenchServe = formatParser<ServingRecord>(FORMAT, "vLLM bench serve / benchmark_serving result JSON", detect, parse);
+export const vllmBenchServe = formatParser<ServingRecord>(
+  FORMAT,
+  "vLLM bench serve / benchmark_serving result JSON",
+  detect,
+  parse,
+);

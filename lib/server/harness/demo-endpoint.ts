@@ -10,8 +10,14 @@ const holder = globalThis as typeof globalThis & { __verdictDemoSim?: Promise<un
  * already serving it (a second app server) is fine: its port is taken, this one logs and goes on.
  */
 export function startDemoEndpoint(): void {
-  holder.__verdictDemoSim ??= startSimServer({ ttftMs: 40, itlMs: 5, output: "json", labels: ["violating", "ok"], precise: false, answer: demoAnswers() }, demoSimPort()).then(
+  holder.__verdictDemoSim ??= startSimServer(
+    { ttftMs: 40, itlMs: 5, output: "json", labels: ["violating", "ok"], precise: false, answer: demoAnswers() },
+    demoSimPort(),
+  ).then(
     (server) => console.log(`Simulated endpoint for the demo at ${server.url}`),
-    (error: unknown) => console.error(`The demo's simulated endpoint did not start: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) =>
+      console.error(
+        `The demo's simulated endpoint did not start: ${error instanceof Error ? error.message : String(error)}`,
+      ),
   );
 }

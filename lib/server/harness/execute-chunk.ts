@@ -45,7 +45,18 @@ export async function executeChunk(database: Database, runId: number, chunk: num
   const session = await openSlotSession(database);
   try {
     if (!(await lockChunk(session, runId, chunk))) return "taken";
-    const [run] = await rawQuery<{ id: number; status: string; candidateId: string; datasetVersionId: number; concurrency: number; chunkSize: number; itemCount: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null }>(
+    const [run] = await rawQuery<{
+      id: number;
+      status: string;
+      candidateId: string;
+      datasetVersionId: number;
+      concurrency: number;
+      chunkSize: number;
+      itemCount: number;
+      protocol: unknown;
+      endpoint: EndpointSnapshot;
+      apiKeyCiphertext: string | null;
+    }>(
       database,
       `SELECT r.id, r.status::text AS status, r."candidateId", r."datasetVersionId", r.concurrency, r."chunkSize", r."itemCount", r.protocol, r.endpoint, e."apiKeyCiphertext"
          FROM "HarnessRun" r LEFT JOIN "CandidateEndpoint" e ON e."candidateId" = r."candidateId" WHERE r.id = $1`,
@@ -66,7 +77,9 @@ export async function executeChunk(database: Database, runId: number, chunk: num
     const slots = await takeSlots(session, run, run.endpoint.concurrency, Math.min(run.concurrency, items.length));
     if (slots.held === 0) return "no-slots";
     try {
-      await rawQuery(database, `UPDATE "HarnessRun" SET status = 'RUNNING' WHERE id = $1 AND status = 'QUEUED'`, [runId]);
+      await rawQuery(database, `UPDATE "HarnessRun" SET status = 'RUNNING' WHERE id = $1 AND status = 'QUEUED'`, [
+        runId,
+      ]);
       return await callAll(database, run, items, slots.held);
     } finally {
       await slots.release();
@@ -76,13 +89,21 @@ export async function executeChunk(database: Database, runId: number, chunk: num
   }
 }
 
-async function callAll(database: Database, run: { id: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null }, items: PromptItem[], inFlight: number): Promise<ChunkOutcome> {
+async function callAll(
+  database: Database,
+  run: { id: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null },
+  items: PromptItem[],
+  inFlight: number,
+): Promise<ChunkOutcome> {
   const protocol = protocolSchema.parse(run.protocol);
   const validator = contractValidator(protocol);
   const render = messageRenderer(protocol);
   const limits = harnessLimits();
   const apiKey = run.apiKeyCiphertext ? decryptSecret(run.apiKeyCiphertext) : null;
-  const client = new ChatClient({ baseUrl: run.endpoint.baseUrl, model: run.endpoint.model, apiKey }, protocol, { connections: inFlight, stallTimeoutMs: limits.stallTimeoutMs });
+  const client = new ChatClient({ baseUrl: run.endpoint.baseUrl, model: run.endpoint.model, apiKey }, protocol, {
+    connections: inFlight,
+    stallTimeoutMs: limits.stallTimeoutMs,
+  });
   const controller = new AbortController();
   // Every request in flight listens for the cancel.
   setMaxListeners(0, controller.signal);
@@ -92,7 +113,9 @@ async function callAll(database: Database, run: { id: number; protocol: unknown;
     if (status !== "RUNNING" && status !== "QUEUED") controller.abort();
   });
   // The endpoint's rate limit, shared out by slots: this chunk starts at most rps × held / limit a second.
-  const interval = run.endpoint.rateLimitRps ? 1000 / ((run.endpoint.rateLimitRps * inFlight) / run.endpoint.concurrency) : 0;
+  const interval = run.endpoint.rateLimitRps
+    ? 1000 / ((run.endpoint.rateLimitRps * inFlight) / run.endpoint.concurrency)
+    : 0;
   const retry = { ...limits, signal: controller.signal };
   let nextStart = performance.now();
   let next = 0;

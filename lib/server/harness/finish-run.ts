@@ -9,8 +9,10 @@ import type { EndpointSnapshot } from "./execute-chunk";
 const SYSTEM = { id: null, roles: [] } as const;
 
 /** How stage 5 names what Verdict measured itself; "simulated" wherever a simulated endpoint's figures appear. */
-export const harnessToolName = (simulated: boolean) => (simulated ? "Verdict harness (simulated endpoint)" : "Verdict harness");
-const TPOT_SOURCE = "Verdict harness, per request: TPOT = (E2E − TTFT) / (output tokens − 1), first token excluded; ITL pools every gap between content chunks (vLLM's definitions)";
+export const harnessToolName = (simulated: boolean) =>
+  simulated ? "Verdict harness (simulated endpoint)" : "Verdict harness";
+const TPOT_SOURCE =
+  "Verdict harness, per request: TPOT = (E2E − TTFT) / (output tokens − 1), first token excluded; ITL pools every gap between content chunks (vLLM's definitions)";
 
 export interface FinishedRun {
   evalRunId: number | null;
@@ -28,7 +30,22 @@ export interface FinishedRun {
 export async function finishRunIfComplete(database: Database, runId: number): Promise<FinishedRun | null> {
   return database.prisma.$transaction(
     async (tx) => {
-      const [run] = await tx.$queryRawUnsafe<{ id: number; status: string; kind: string; decisionId: string; candidateId: string; datasetVersionId: number; concurrency: number; itemCount: number; doneCount: number; endpoint: EndpointSnapshot; sweepId: string | null; protocolSha256: string }[]>(
+      const [run] = await tx.$queryRawUnsafe<
+        {
+          id: number;
+          status: string;
+          kind: string;
+          decisionId: string;
+          candidateId: string;
+          datasetVersionId: number;
+          concurrency: number;
+          itemCount: number;
+          doneCount: number;
+          endpoint: EndpointSnapshot;
+          sweepId: string | null;
+          protocolSha256: string;
+        }[]
+      >(
         `SELECT id, status::text AS status, kind, "decisionId", "candidateId", "datasetVersionId", concurrency, "itemCount", "doneCount", endpoint, "sweepId", "protocolSha256" FROM "HarnessRun" WHERE id = $1 FOR UPDATE`,
         runId,
       );
@@ -36,24 +53,74 @@ export async function finishRunIfComplete(database: Database, runId: number): Pr
       const decision = await lockDecisionRow(tx, run.decisionId, "SHARE");
       const frozen = frozenReason(decision);
       if (frozen) {
-        await tx.harnessRun.update({ where: { id: runId }, data: { status: "FAILED", error: `Not stored: ${frozen}`, finishedAt: new Date() } });
-        await recordAudit(tx, { actor: SYSTEM, action: "harness_run.finish", entityType: "HarnessRun", entityId: String(runId), decisionId: run.decisionId, after: { status: "FAILED", reason: frozen } });
+        await tx.harnessRun.update({
+          where: { id: runId },
+          data: { status: "FAILED", error: `Not stored: ${frozen}`, finishedAt: new Date() },
+        });
+        await recordAudit(tx, {
+          actor: SYSTEM,
+          action: "harness_run.finish",
+          entityType: "HarnessRun",
+          entityId: String(runId),
+          decisionId: run.decisionId,
+          after: { status: "FAILED", reason: frozen },
+        });
         return { evalRunId: null, nextSweepLevel: null };
       }
-      const slos = await tx.decision.findUniqueOrThrow({ where: { id: run.decisionId }, select: { sloP95E2eMs: true, sloP95TtftMs: true } });
-      const items = await tx.harnessItem.findMany({ where: { harnessRunId: runId }, select: { completed: true, ttftMs: true, e2eMs: true, itlMs: true, inputTokens: true, outputTokens: true, startedAt: true, parseFailure: true } });
+      const slos = await tx.decision.findUniqueOrThrow({
+        where: { id: run.decisionId },
+        select: { sloP95E2eMs: true, sloP95TtftMs: true },
+      });
+      const items = await tx.harnessItem.findMany({
+        where: { harnessRunId: runId },
+        select: {
+          completed: true,
+          ttftMs: true,
+          e2eMs: true,
+          itlMs: true,
+          inputTokens: true,
+          outputTokens: true,
+          startedAt: true,
+          parseFailure: true,
+        },
+      });
       const m = measureServing(items, slos);
       const serving = await tx.servingBenchmark.create({
         data: {
-          decisionId: run.decisionId, candidateId: run.candidateId, tool: harnessToolName(run.endpoint.simulated), toolVersion: `protocol ${run.protocolSha256.slice(0, 12)}`, concurrency: run.concurrency,
-          completed: m.completed, failed: m.failed, durationS: m.durationS, meanInputTokens: m.meanInputTokens, meanOutputTokens: m.meanOutputTokens, requestThroughput: m.requestThroughput,
-          outputTokenThroughput: m.outputTokenThroughput, totalTokenThroughput: m.totalTokenThroughput, goodput: m.goodput, ttftMs: m.ttftMs, tpotMs: m.tpotMs, itlMs: m.itlMs, e2eMs: m.e2eMs, tpotSource: TPOT_SOURCE,
+          decisionId: run.decisionId,
+          candidateId: run.candidateId,
+          tool: harnessToolName(run.endpoint.simulated),
+          toolVersion: `protocol ${run.protocolSha256.slice(0, 12)}`,
+          concurrency: run.concurrency,
+          completed: m.completed,
+          failed: m.failed,
+          durationS: m.durationS,
+          meanInputTokens: m.meanInputTokens,
+          meanOutputTokens: m.meanOutputTokens,
+          requestThroughput: m.requestThroughput,
+          outputTokenThroughput: m.outputTokenThroughput,
+          totalTokenThroughput: m.totalTokenThroughput,
+          goodput: m.goodput,
+          ttftMs: m.ttftMs,
+          tpotMs: m.tpotMs,
+          itlMs: m.itlMs,
+          e2eMs: m.e2eMs,
+          tpotSource: TPOT_SOURCE,
         },
         select: { id: true },
       });
       let evalRunId: number | null = null;
       if (run.kind === "EVAL") {
-        const evalRun = await tx.evalRun.create({ data: { decisionId: run.decisionId, candidateId: run.candidateId, datasetVersionId: run.datasetVersionId, status: "PENDING", itemCount: run.itemCount }, select: { id: true } });
+        const evalRun = await tx.evalRun.create({
+          data: {
+            decisionId: run.decisionId,
+            candidateId: run.candidateId,
+            datasetVersionId: run.datasetVersionId,
+            status: "PENDING",
+            itemCount: run.itemCount,
+          },
+          select: { id: true },
+        });
         evalRunId = evalRun.id;
         await tx.$executeRawUnsafe(
           `INSERT INTO "Prediction" ("evalRunId", "itemId", score, predicted, "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens")
@@ -63,14 +130,34 @@ export async function finishRunIfComplete(database: Database, runId: number): Pr
         );
       }
       const parseFailures = items.filter((i) => i.parseFailure !== null).length;
-      await tx.harnessRun.update({ where: { id: runId }, data: { status: "DONE", finishedAt: new Date(), evalRunId, servingBenchmarkId: serving.id } });
+      await tx.harnessRun.update({
+        where: { id: runId },
+        data: { status: "DONE", finishedAt: new Date(), evalRunId, servingBenchmarkId: serving.id },
+      });
       await recordAudit(tx, {
-        actor: SYSTEM, action: "harness_run.finish", entityType: "HarnessRun", entityId: String(runId), decisionId: run.decisionId,
-        after: { status: "DONE", evalRunId, servingBenchmarkId: serving.id, completed: m.completed, failed: m.failed, parseFailures, inputTokens: m.totalInputTokens, outputTokens: m.totalOutputTokens },
+        actor: SYSTEM,
+        action: "harness_run.finish",
+        entityType: "HarnessRun",
+        entityId: String(runId),
+        decisionId: run.decisionId,
+        after: {
+          status: "DONE",
+          evalRunId,
+          servingBenchmarkId: serving.id,
+          completed: m.completed,
+          failed: m.failed,
+          parseFailures,
+          inputTokens: m.totalInputTokens,
+          outputTokens: m.totalOutputTokens,
+        },
       });
       let nextSweepLevel: number | null = null;
       if (run.sweepId) {
-        const next = await tx.harnessRun.findFirst({ where: { sweepId: run.sweepId, status: "QUEUED", id: { gt: runId } }, orderBy: { id: "asc" }, select: { id: true } });
+        const next = await tx.harnessRun.findFirst({
+          where: { sweepId: run.sweepId, status: "QUEUED", id: { gt: runId } },
+          orderBy: { id: "asc" },
+          select: { id: true },
+        });
         nextSweepLevel = next?.id ?? null;
       }
       return { evalRunId, nextSweepLevel };

@@ -44,7 +44,6 @@ export class ItemWriter {
   private failure: unknown = null;
   status = "RUNNING";
 
-
   constructor(
     private readonly database: Database,
     private readonly runId: number,
@@ -67,9 +66,11 @@ export class ItemWriter {
     const rows = this.buffer;
     this.buffer = [];
     if (rows.length === 0) return this.chain;
-    this.chain = this.chain.then(() => this.write(rows)).catch((error: unknown) => {
-      this.failure ??= error;
-    });
+    this.chain = this.chain
+      .then(() => this.write(rows))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      });
     return this.chain;
   }
 

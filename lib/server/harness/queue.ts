@@ -20,7 +20,11 @@ export const RESUME_INTERVAL_MS = 60_000;
 const NO_SLOT_RETRY_S = 2;
 
 type Boss = import("pg-boss");
-const holder = globalThis as typeof globalThis & { __verdictHarnessWorker?: Promise<void>; __verdictHarnessInline?: Promise<void>; __verdictHarnessTimer?: NodeJS.Timeout };
+const holder = globalThis as typeof globalThis & {
+  __verdictHarnessWorker?: Promise<void>;
+  __verdictHarnessInline?: Promise<void>;
+  __verdictHarnessTimer?: NodeJS.Timeout;
+};
 
 export async function enqueueChunks(database: Database, runId: number, chunks: readonly number[]): Promise<void> {
   if (!queueEnabled(database)) {
@@ -40,7 +44,8 @@ export async function enqueueChunks(database: Database, runId: number, chunks: r
   const boss = await startBoss(work ? database : null);
   if (work) await workHarnessQueue(boss, database);
   // A chunk may run for hours against a slow endpoint: pg-boss must not give it away meanwhile.
-  for (const chunk of chunks) await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, expireInSeconds: 23 * 3600 });
+  for (const chunk of chunks)
+    await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, expireInSeconds: 23 * 3600 });
 }
 
 /** Resolves when every in-process chunk queued so far has run (tests, the CLI). */
@@ -58,7 +63,11 @@ export async function runChunkJob(database: Database, runId: number, chunk: numb
     const outcome = await executeChunk(database, runId, chunk);
     if (outcome === "no-slots") {
       if (boss) {
-        await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, startAfter: NO_SLOT_RETRY_S, expireInSeconds: 23 * 3600 });
+        await boss.send(
+          HARNESS_QUEUE,
+          { runId, chunk },
+          { retryLimit: 0, startAfter: NO_SLOT_RETRY_S, expireInSeconds: 23 * 3600 },
+        );
         return;
       }
       await new Promise((r) => setTimeout(r, NO_SLOT_RETRY_S * 1000));
@@ -74,7 +83,11 @@ export async function runChunkJob(database: Database, runId: number, chunk: numb
 
 /** Queues every chunk of a run. */
 export async function enqueueRun(database: Database, runId: number): Promise<void> {
-  const [run] = await rawQuery<{ itemCount: number; chunkSize: number }>(database, `SELECT "itemCount", "chunkSize" FROM "HarnessRun" WHERE id = $1`, [runId]);
+  const [run] = await rawQuery<{ itemCount: number; chunkSize: number }>(
+    database,
+    `SELECT "itemCount", "chunkSize" FROM "HarnessRun" WHERE id = $1`,
+    [runId],
+  );
   if (!run) return;
   const chunks = Array.from({ length: Math.ceil(run.itemCount / run.chunkSize) }, (_, i) => i);
   await enqueueChunks(database, runId, chunks);
@@ -83,9 +96,13 @@ export async function enqueueRun(database: Database, runId: number): Promise<voi
 async function workHarnessQueue(boss: Boss, database: Database): Promise<void> {
   holder.__verdictHarnessWorker ??= (async () => {
     await boss.createQueue(HARNESS_QUEUE);
-    await boss.work<{ runId: number; chunk: number }>(HARNESS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await runChunkJob(database, job.data.runId, job.data.chunk, boss);
-    });
+    await boss.work<{ runId: number; chunk: number }>(
+      HARNESS_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 1 },
+      async (jobs) => {
+        for (const job of jobs) await runChunkJob(database, job.data.runId, job.data.chunk, boss);
+      },
+    );
   })();
   return holder.__verdictHarnessWorker;
 }
@@ -95,8 +112,18 @@ async function workHarnessQueue(boss: Boss, database: Database): Promise<void> {
  * waiting its turn in a sweep, is queued again; a run with every item stored but not finished is
  * finished. Returns the runs resumed.
  */
-export async function resumeHarnessRuns(database: Database, { decisionId }: { decisionId?: string } = {}): Promise<number[]> {
-  const runs = await rawQuery<{ id: number; status: string; sweepId: string | null; itemCount: number; doneCount: number; chunkSize: number }>(
+export async function resumeHarnessRuns(
+  database: Database,
+  { decisionId }: { decisionId?: string } = {},
+): Promise<number[]> {
+  const runs = await rawQuery<{
+    id: number;
+    status: string;
+    sweepId: string | null;
+    itemCount: number;
+    doneCount: number;
+    chunkSize: number;
+  }>(
     database,
     `SELECT r.id, r.status::text AS status, r."sweepId", r."itemCount", r."doneCount", r."chunkSize" FROM "HarnessRun" r
       WHERE r.status IN ('QUEUED', 'RUNNING') AND ($1::text IS NULL OR r."decisionId" = $1)
@@ -118,10 +145,15 @@ export async function resumeHarnessRuns(database: Database, { decisionId }: { de
 }
 
 /** At start (web process, worker): resume, work the queue, and resume again periodically. */
-export async function startHarnessJobs(database: Database, { workQueue = env().VERDICT_WORKER !== "0" } = {}): Promise<void> {
+export async function startHarnessJobs(
+  database: Database,
+  { workQueue = env().VERDICT_WORKER !== "0" } = {},
+): Promise<void> {
   if (workQueue && queueEnabled(database)) await workHarnessQueue(await startBoss(database), database);
   await resumeHarnessRuns(database);
   holder.__verdictHarnessTimer ??= setInterval(() => {
-    resumeHarnessRuns(database).catch((error: unknown) => console.error("harness resume:", error instanceof Error ? error.message : error));
+    resumeHarnessRuns(database).catch((error: unknown) =>
+      console.error("harness resume:", error instanceof Error ? error.message : error),
+    );
   }, RESUME_INTERVAL_MS).unref();
 }

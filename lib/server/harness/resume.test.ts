@@ -56,7 +56,11 @@ describe("kill -9 of a worker mid-run", () => {
     const items = Array.from({ length: 48 }, (_, k) => {
       const id = `${prefix}${String(k).padStart(2, "0")}`;
       const p = ((k * 37) % 100) / 100;
-      return { itemId: id, label: k % 3 === 0, text: `[[sim id=${id} label=${p >= 0.5 ? "yes" : "no"} p=${p} tokens=${1 + (k % 4)}${k % 11 === 5 ? " fail=contract" : ""}]]` };
+      return {
+        itemId: id,
+        label: k % 3 === 0,
+        text: `[[sim id=${id} label=${p >= 0.5 ? "yes" : "no"} p=${p} tokens=${1 + (k % 4)}${k % 11 === 5 ? " fail=contract" : ""}]]`,
+      };
     });
     const { decisionId, candidate } = await makeHarnessDecision(analyst, sim.url, items, { concurrency: 4 });
     const prisma = await db();
@@ -67,7 +71,10 @@ describe("kill -9 of a worker mid-run", () => {
     const partial = await poll(runRow, (r) => r.doneCount >= 8);
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
-    const storedAtKill = await prisma.harnessItem.findMany({ where: { harnessRunId: run.id }, select: { itemId: true } });
+    const storedAtKill = await prisma.harnessItem.findMany({
+      where: { harnessRunId: run.id },
+      select: { itemId: true },
+    });
     expect(partial.doneCount).toBeGreaterThanOrEqual(8);
     expect(storedAtKill.length).toBeLessThan(48);
 
@@ -77,16 +84,43 @@ describe("kill -9 of a worker mid-run", () => {
     expect(finished.doneCount).toBe(48);
     // Items stored before the kill were called once, never again.
     for (const { itemId } of storedAtKill) expect(sim.requestsFor(itemId), itemId).toBe(1);
-    const evalA = await poll(() => prisma.evalRun.findUniqueOrThrow({ where: { id: finished.evalRunId! } }), (r) => r.status === "DONE");
+    const evalA = await poll(
+      () => prisma.evalRun.findUniqueOrThrow({ where: { id: finished.evalRunId! } }),
+      (r) => r.status === "DONE",
+    );
 
     // The same run uninterrupted (the second worker still working the queue).
     const again = await startHarnessRun(analyst, decisionId, { candidateId: candidate.id, concurrency: 4 });
-    const finishedB = await poll(() => prisma.harnessRun.findUniqueOrThrow({ where: { id: again.id } }), (r) => r.status === "DONE");
-    const evalB = await poll(() => prisma.evalRun.findUniqueOrThrow({ where: { id: finishedB.evalRunId! } }), (r) => r.status === "DONE");
+    const finishedB = await poll(
+      () => prisma.harnessRun.findUniqueOrThrow({ where: { id: again.id } }),
+      (r) => r.status === "DONE",
+    );
+    const evalB = await poll(
+      () => prisma.evalRun.findUniqueOrThrow({ where: { id: finishedB.evalRunId! } }),
+      (r) => r.status === "DONE",
+    );
     const predictions = (evalRunId: number) =>
-      prisma.prediction.findMany({ where: { evalRunId }, orderBy: { itemId: "asc" }, select: { itemId: true, score: true, predicted: true, parseFailure: true, rawOutput: true, inputTokens: true, outputTokens: true } });
+      prisma.prediction.findMany({
+        where: { evalRunId },
+        orderBy: { itemId: "asc" },
+        select: {
+          itemId: true,
+          score: true,
+          predicted: true,
+          parseFailure: true,
+          rawOutput: true,
+          inputTokens: true,
+          outputTokens: true,
+        },
+      });
     expect(await predictions(evalA.id)).toEqual(await predictions(evalB.id));
     expect(evalA.parseFailureCount).toBe(items.filter((i) => i.text.includes("contract")).length);
-    expect({ ...evalA, id: 0, computedAt: null, createdAt: null, queuedAt: null }).toEqual({ ...evalB, id: 0, computedAt: null, createdAt: null, queuedAt: null });
+    expect({ ...evalA, id: 0, computedAt: null, createdAt: null, queuedAt: null }).toEqual({
+      ...evalB,
+      id: 0,
+      computedAt: null,
+      createdAt: null,
+      queuedAt: null,
+    });
   }, 180_000);
 });

@@ -13,13 +13,24 @@ import { protocolSha256 } from "./endpoints";
 import { abortLocalChunks, type EndpointSnapshot } from "./execute-chunk";
 import { enqueueRun } from "./queue";
 
-const validation = (field: string, reason: string) => new AppError("VALIDATION", `${field}: ${reason}`, { issues: [{ field, reason }], total: 1, fieldErrors: { [field]: [reason] } });
+const validation = (field: string, reason: string) =>
+  new AppError("VALIDATION", `${field}: ${reason}`, {
+    issues: [{ field, reason }],
+    total: 1,
+    fieldErrors: { [field]: [reason] },
+  });
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } }, input: unknown): T {
+function parse<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } },
+  input: unknown,
+): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issues = fieldProblems(parsed.error);
-  throw new AppError("VALIDATION", issues.map((i) => `${i.field}: ${i.reason}`).join("; "), { issues, total: issues.length });
+  throw new AppError("VALIDATION", issues.map((i) => `${i.field}: ${i.reason}`).join("; "), {
+    issues,
+    total: issues.length,
+  });
 }
 
 /** Items per chunk: enough that a chunk keeps its requests in flight most of its time. */
@@ -28,19 +39,60 @@ export const chunkSizeFor = (concurrency: number) => Math.max(256, concurrency *
 /** What a run needs, read under the decision's lock: the protocol, the evaluation version, the endpoint. */
 async function runInputs(tx: Tx, decisionId: string, candidateId: string) {
   const decision = await lockEditableDecision(tx, decisionId);
-  const row = await tx.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { evalProtocol: true, evaluationDatasetVersion: { select: { id: true, itemCount: true } } } });
-  if (row.evalProtocol === null) throw validation("protocol", "Set the decision's evaluation protocol before running a candidate.");
-  if (!row.evaluationDatasetVersion || decision.evaluationDatasetVersionId === null) throw validation("datasetVersion", "Upload the evaluation dataset first: a run evaluates the candidate on it.");
-  const candidate = await tx.candidate.findFirst({ where: { id: candidateId, decisionId }, select: { id: true, name: true, endpoint: { select: { baseUrl: true, model: true, apiKeyFingerprint: true, concurrency: true, rateLimitRps: true, simulated: true } } } });
+  const row = await tx.decision.findUniqueOrThrow({
+    where: { id: decisionId },
+    select: { evalProtocol: true, evaluationDatasetVersion: { select: { id: true, itemCount: true } } },
+  });
+  if (row.evalProtocol === null)
+    throw validation("protocol", "Set the decision's evaluation protocol before running a candidate.");
+  if (!row.evaluationDatasetVersion || decision.evaluationDatasetVersionId === null)
+    throw validation("datasetVersion", "Upload the evaluation dataset first: a run evaluates the candidate on it.");
+  const candidate = await tx.candidate.findFirst({
+    where: { id: candidateId, decisionId },
+    select: {
+      id: true,
+      name: true,
+      endpoint: {
+        select: {
+          baseUrl: true,
+          model: true,
+          apiKeyFingerprint: true,
+          concurrency: true,
+          rateLimitRps: true,
+          simulated: true,
+        },
+      },
+    },
+  });
   if (!candidate) throw notFoundError("The candidate");
   if (!candidate.endpoint) throw validation("candidateId", `Configure ${candidate.name}'s endpoint before running it.`);
   const protocol = protocolSchema.parse(row.evalProtocol);
-  return { protocol, version: row.evaluationDatasetVersion, candidate, endpoint: candidate.endpoint satisfies EndpointSnapshot };
+  return {
+    protocol,
+    version: row.evaluationDatasetVersion,
+    candidate,
+    endpoint: candidate.endpoint satisfies EndpointSnapshot,
+  };
 }
 
 export const RUN_VIEW = {
-  id: true, decisionId: true, candidateId: true, datasetVersionId: true, kind: true, sweepId: true, concurrency: true, protocolSha256: true, endpoint: true,
-  status: true, itemCount: true, doneCount: true, error: true, evalRunId: true, servingBenchmarkId: true, createdAt: true, finishedAt: true,
+  id: true,
+  decisionId: true,
+  candidateId: true,
+  datasetVersionId: true,
+  kind: true,
+  sweepId: true,
+  concurrency: true,
+  protocolSha256: true,
+  endpoint: true,
+  status: true,
+  itemCount: true,
+  doneCount: true,
+  error: true,
+  evalRunId: true,
+  servingBenchmarkId: true,
+  createdAt: true,
+  finishedAt: true,
 } as const;
 
 /**
@@ -55,13 +107,42 @@ export async function startHarnessRun(actor: Actor, decisionId: string, input: u
   const run = await prisma.$transaction(async (tx) => {
     const { protocol, version, endpoint } = await runInputs(tx, decisionId, i.candidateId);
     const concurrency = i.concurrency ?? endpoint.concurrency;
-    if (concurrency > endpoint.concurrency) throw validation("concurrency", `At most the endpoint's limit of ${endpoint.concurrency} requests in flight.`);
+    if (concurrency > endpoint.concurrency)
+      throw validation("concurrency", `At most the endpoint's limit of ${endpoint.concurrency} requests in flight.`);
     const itemCount = Math.min(i.limit ?? version.itemCount, version.itemCount);
     const run = await tx.harnessRun.create({
-      data: { decisionId, candidateId: i.candidateId, datasetVersionId: version.id, kind: "EVAL", concurrency, protocol: JSON.parse(canonicalJson(protocol)) as object, protocolSha256: protocolSha256(protocol), endpoint, itemCount, chunkSize: chunkSizeFor(concurrency), itemLimit: i.limit ?? null, createdById: actor.id },
+      data: {
+        decisionId,
+        candidateId: i.candidateId,
+        datasetVersionId: version.id,
+        kind: "EVAL",
+        concurrency,
+        protocol: JSON.parse(canonicalJson(protocol)) as object,
+        protocolSha256: protocolSha256(protocol),
+        endpoint,
+        itemCount,
+        chunkSize: chunkSizeFor(concurrency),
+        itemLimit: i.limit ?? null,
+        createdById: actor.id,
+      },
       select: RUN_VIEW,
     });
-    await recordAudit(tx, { actor, action: "harness_run.start", entityType: "HarnessRun", entityId: String(run.id), decisionId, after: { candidateId: run.candidateId, datasetVersionId: run.datasetVersionId, concurrency, itemCount, protocolSha256: run.protocolSha256, endpoint }, request });
+    await recordAudit(tx, {
+      actor,
+      action: "harness_run.start",
+      entityType: "HarnessRun",
+      entityId: String(run.id),
+      decisionId,
+      after: {
+        candidateId: run.candidateId,
+        datasetVersionId: run.datasetVersionId,
+        concurrency,
+        itemCount,
+        protocolSha256: run.protocolSha256,
+        endpoint,
+      },
+      request,
+    });
     return run;
   });
   await enqueueRun(await database(), run.id);
@@ -80,19 +161,45 @@ export async function startSweep(actor: Actor, decisionId: string, input: unknow
   const runs = await prisma.$transaction(async (tx) => {
     const { protocol, version, endpoint } = await runInputs(tx, decisionId, i.candidateId);
     const over = levels.find((l) => l > endpoint.concurrency);
-    if (over !== undefined) throw validation("levels", `${over} is above the endpoint's limit of ${endpoint.concurrency} requests in flight.`);
+    if (over !== undefined)
+      throw validation(
+        "levels",
+        `${over} is above the endpoint's limit of ${endpoint.concurrency} requests in flight.`,
+      );
     const sweepId = randomUUID();
     const itemCount = Math.min(i.limit, version.itemCount);
     const runs = [];
     for (const concurrency of levels) {
       runs.push(
         await tx.harnessRun.create({
-          data: { decisionId, candidateId: i.candidateId, datasetVersionId: version.id, kind: "SWEEP", sweepId, concurrency, protocol: JSON.parse(canonicalJson(protocol)) as object, protocolSha256: protocolSha256(protocol), endpoint, itemCount, chunkSize: Math.max(itemCount, 1), itemLimit: i.limit, createdById: actor.id },
+          data: {
+            decisionId,
+            candidateId: i.candidateId,
+            datasetVersionId: version.id,
+            kind: "SWEEP",
+            sweepId,
+            concurrency,
+            protocol: JSON.parse(canonicalJson(protocol)) as object,
+            protocolSha256: protocolSha256(protocol),
+            endpoint,
+            itemCount,
+            chunkSize: Math.max(itemCount, 1),
+            itemLimit: i.limit,
+            createdById: actor.id,
+          },
           select: RUN_VIEW,
         }),
       );
     }
-    await recordAudit(tx, { actor, action: "harness_run.start", entityType: "HarnessRun", entityId: sweepId, decisionId, after: { sweep: true, candidateId: i.candidateId, levels, itemCount, runIds: runs.map((r) => r.id), endpoint }, request });
+    await recordAudit(tx, {
+      actor,
+      action: "harness_run.start",
+      entityType: "HarnessRun",
+      entityId: sweepId,
+      decisionId,
+      after: { sweep: true, candidateId: i.candidateId, levels, itemCount, runIds: runs.map((r) => r.id), endpoint },
+      request,
+    });
     return runs;
   });
   await enqueueRun(await database(), runs[0]!.id);
@@ -104,15 +211,31 @@ export async function cancelHarnessRun(actor: Actor, decisionId: string, runId: 
   if (!can(actor, "evidence.import")) throw forbiddenError();
   const prisma = await db();
   const ids = await prisma.$transaction(async (tx) => {
-    const run = await tx.harnessRun.findFirst({ where: { id: runId, decisionId }, select: { id: true, sweepId: true, status: true } });
+    const run = await tx.harnessRun.findFirst({
+      where: { id: runId, decisionId },
+      select: { id: true, sweepId: true, status: true },
+    });
     if (!run) throw notFoundError("The run");
     const rows = await tx.$queryRawUnsafe<{ id: number }[]>(
       `UPDATE "HarnessRun" SET status = 'CANCELLED', "finishedAt" = now() WHERE (id = $1 OR ("sweepId" IS NOT NULL AND "sweepId" = $2)) AND status IN ('QUEUED', 'RUNNING') RETURNING id`,
       run.id,
       run.sweepId,
     );
-    if (rows.length === 0) throw new AppError("CONFLICT", `The run is ${run.status.toLowerCase()}: only a queued or running run can be cancelled.`);
-    await recordAudit(tx, { actor, action: "harness_run.cancel", entityType: "HarnessRun", entityId: String(run.id), decisionId, before: { status: run.status }, after: { status: "CANCELLED", runIds: rows.map((r) => r.id) }, request });
+    if (rows.length === 0)
+      throw new AppError(
+        "CONFLICT",
+        `The run is ${run.status.toLowerCase()}: only a queued or running run can be cancelled.`,
+      );
+    await recordAudit(tx, {
+      actor,
+      action: "harness_run.cancel",
+      entityType: "HarnessRun",
+      entityId: String(run.id),
+      decisionId,
+      before: { status: run.status },
+      after: { status: "CANCELLED", runIds: rows.map((r) => r.id) },
+      request,
+    });
     return rows.map((r) => r.id);
   });
   for (const id of ids) abortLocalChunks(id);
@@ -132,14 +255,31 @@ export async function getHarnessRun(actor: Actor, decisionId: string, runId: num
 export async function listHarnessRuns(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
-  const runs = await prisma.harnessRun.findMany({ where: { decisionId }, orderBy: { id: "desc" }, take: 50, select: RUN_VIEW });
-  const summaries = await itemSummaries(prisma, runs.map((r) => r.id));
+  const runs = await prisma.harnessRun.findMany({
+    where: { decisionId },
+    orderBy: { id: "desc" },
+    take: 50,
+    select: RUN_VIEW,
+  });
+  const summaries = await itemSummaries(
+    prisma,
+    runs.map((r) => r.id),
+  );
   return runs.map((r) => ({ ...r, ...summaries.get(r.id) }));
 }
 
 async function itemSummaries(prisma: Awaited<ReturnType<typeof db>>, runIds: number[]) {
   const rows = runIds.length
-    ? await prisma.$queryRawUnsafe<{ id: number; parseFailures: number; failedRequests: number; retried: number; inputTokens: number | null; outputTokens: number | null }[]>(
+    ? await prisma.$queryRawUnsafe<
+        {
+          id: number;
+          parseFailures: number;
+          failedRequests: number;
+          retried: number;
+          inputTokens: number | null;
+          outputTokens: number | null;
+        }[]
+      >(
         `SELECT "harnessRunId" AS id, count(*) FILTER (WHERE "parseFailure" IS NOT NULL)::int AS "parseFailures", count(*) FILTER (WHERE NOT completed)::int AS "failedRequests",
                 count(*) FILTER (WHERE attempts > 1)::int AS retried, sum("inputTokens")::int AS "inputTokens", sum("outputTokens")::int AS "outputTokens"
            FROM "HarnessItem" WHERE "harnessRunId" = ANY($1::int[]) GROUP BY "harnessRunId"`,
@@ -147,10 +287,23 @@ async function itemSummaries(prisma: Awaited<ReturnType<typeof db>>, runIds: num
       )
     : [];
   const empty = { parseFailures: 0, failedRequests: 0, retried: 0, inputTokens: 0, outputTokens: 0 };
-  return new Map(runIds.map((id) => {
-    const r = rows.find((x) => x.id === id);
-    return [id, r ? { parseFailures: r.parseFailures, failedRequests: r.failedRequests, retried: r.retried, inputTokens: r.inputTokens ?? 0, outputTokens: r.outputTokens ?? 0 } : empty];
-  }));
+  return new Map(
+    runIds.map((id) => {
+      const r = rows.find((x) => x.id === id);
+      return [
+        id,
+        r
+          ? {
+              parseFailures: r.parseFailures,
+              failedRequests: r.failedRequests,
+              retried: r.retried,
+              inputTokens: r.inputTokens ?? 0,
+              outputTokens: r.outputTokens ?? 0,
+            }
+          : empty,
+      ];
+    }),
+  );
 }
 
 /** A run number from a path or an option; anything else names no run. */

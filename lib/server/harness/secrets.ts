@@ -11,9 +11,17 @@ import { AppError } from "../errors";
  */
 function secretsKey(): Buffer {
   const raw = env().VERDICT_SECRETS_KEY;
-  if (!raw) throw new AppError("VALIDATION", "apiKey: the server cannot store API keys: set VERDICT_SECRETS_KEY (32 random bytes, hex or base64) in its environment.");
+  if (!raw)
+    throw new AppError(
+      "VALIDATION",
+      "apiKey: the server cannot store API keys: set VERDICT_SECRETS_KEY (32 random bytes, hex or base64) in its environment.",
+    );
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-  if (key.length !== 32) throw new AppError("VALIDATION", "apiKey: VERDICT_SECRETS_KEY must be 32 bytes (64 hex digits or 44 base64 characters).");
+  if (key.length !== 32)
+    throw new AppError(
+      "VALIDATION",
+      "apiKey: VERDICT_SECRETS_KEY must be 32 bytes (64 hex digits or 44 base64 characters).",
+    );
   return key;
 }
 
@@ -32,4 +40,5 @@ export function decryptSecret(stored: string): string {
 }
 
 /** Names a key without revealing it: the first 16 hex digits of its SHA-256. */
-export const secretFingerprint = (plain: string) => `sha256:${createHash("sha256").update(plain, "utf8").digest("hex").slice(0, 16)}`;
+export const secretFingerprint = (plain: string) =>
+  `sha256:${createHash("sha256").update(plain, "utf8").digest("hex").slice(0, 16)}`;

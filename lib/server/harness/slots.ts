@@ -48,14 +48,21 @@ export async function lockChunk(session: SlotSession, runId: number, chunk: numb
  * (0..endpointLimit−1); run slots beyond the endpoint slots obtained are given back. Returns how
  * many requests this chunk may have in flight (0: all taken, try later).
  */
-export async function takeSlots(session: SlotSession, run: { id: number; concurrency: number; candidateId: string }, endpointLimit: number, want: number): Promise<{ held: number; release(): Promise<void> }> {
+export async function takeSlots(
+  session: SlotSession,
+  run: { id: number; concurrency: number; candidateId: string },
+  endpointLimit: number,
+  want: number,
+): Promise<{ held: number; release(): Promise<void> }> {
   const client = session.client;
   if (!client) return { held: Math.min(want, run.concurrency, endpointLimit), release: async () => {} };
   const endpointKey = keyOf(run.candidateId);
   const runSlots: number[] = [];
-  for (let s = 0; s < Math.min(run.concurrency, 1024) && runSlots.length < want; s++) if (await tryLock(client, RUN_SLOT_CLASS + s, run.id)) runSlots.push(s);
+  for (let s = 0; s < Math.min(run.concurrency, 1024) && runSlots.length < want; s++)
+    if (await tryLock(client, RUN_SLOT_CLASS + s, run.id)) runSlots.push(s);
   const endpointSlots: number[] = [];
-  for (let s = 0; s < Math.min(endpointLimit, 1024) && endpointSlots.length < runSlots.length; s++) if (await tryLock(client, ENDPOINT_SLOT_CLASS + s, endpointKey)) endpointSlots.push(s);
+  for (let s = 0; s < Math.min(endpointLimit, 1024) && endpointSlots.length < runSlots.length; s++)
+    if (await tryLock(client, ENDPOINT_SLOT_CLASS + s, endpointKey)) endpointSlots.push(s);
   for (const s of runSlots.splice(endpointSlots.length)) await unlock(client, RUN_SLOT_CLASS + s, run.id);
   return {
     held: endpointSlots.length,

@@ -95,7 +95,10 @@ export async function auditRejectedImport(
     );
   } catch (auditError) {
     // The refusal is still the answer; an audit write that failed is reported where operators look.
-    console.error("evidence.import_failed could not be audited:", auditError instanceof Error ? auditError.message : auditError);
+    console.error(
+      "evidence.import_failed could not be audited:",
+      auditError instanceof Error ? auditError.message : auditError,
+    );
   }
   return error;
 }
@@ -140,7 +143,10 @@ export interface NewImport {
  * `execute` runs one statement with its parameters (RawTx.query, or Prisma's $executeRawUnsafe).
  * Returns the new row's id.
  */
-export async function insertImport(execute: (sql: string, ...params: unknown[]) => Promise<unknown>, row: NewImport): Promise<string> {
+export async function insertImport(
+  execute: (sql: string, ...params: unknown[]) => Promise<unknown>,
+  row: NewImport,
+): Promise<string> {
   const id = newId("imp");
   await execute(
     `INSERT INTO "Import" (id, "decisionId", kind, format, "producerVersion", "fileName", sha256, "sizeBytes", content, status, "rowCount", errors, "importedById")
@@ -168,7 +174,14 @@ export async function requireImportableDecision(database: Database, actor: Actor
   if (!can(actor, "evidence.import")) throw forbiddenError();
   // Raw SQL, not Prisma: the bulk path needs no ORM, so a CLI or worker process never loads
   // Prisma's query compiler just to stream a file.
-  const [decision] = await rawQuery<{ id: string; status: DecisionStatusName; archivedAt: Date | null; positiveClass: string }>(database, `SELECT id, status::text AS status, "archivedAt", "positiveClass" FROM "Decision" WHERE id = $1`, [decisionId]);
+  const [decision] = await rawQuery<{
+    id: string;
+    status: DecisionStatusName;
+    archivedAt: Date | null;
+    positiveClass: string;
+  }>(database, `SELECT id, status::text AS status, "archivedAt", "positiveClass" FROM "Decision" WHERE id = $1`, [
+    decisionId,
+  ]);
   if (!decision) throw notFoundError("The decision");
   const frozen = frozenReason(decision);
   if (frozen) throw new AppError("CONFLICT", frozen);
@@ -182,14 +195,31 @@ export async function requireImportableDecision(database: Database, actor: Actor
  * A dataset may set the decision's evaluation version, so it takes the exclusive lock.
  */
 export async function lockImportableDecision(tx: RawTx, decisionId: string, mode: DecisionLockMode = "SHARE") {
-  const [decision] = await tx.query<{ id: string; status: DecisionStatusName; archivedAt: Date | null; positiveClass: string }>(decisionLockSql(mode), [decisionId]);
+  const [decision] = await tx.query<{
+    id: string;
+    status: DecisionStatusName;
+    archivedAt: Date | null;
+    positiveClass: string;
+  }>(decisionLockSql(mode), [decisionId]);
   if (!decision) throw notFoundError("The decision");
   const frozen = frozenReason(decision);
   if (frozen) throw new AppError("CONFLICT", frozen);
   return decision;
 }
 
-export function summaryFrom(row: { id: string; kind: ImportKind; format: string; producerVersion: string | null; sha256: string; sizeBytes: bigint | number | string; rowCount: number }, existing: boolean, warnings: string[] = []): ImportSummary {
+export function summaryFrom(
+  row: {
+    id: string;
+    kind: ImportKind;
+    format: string;
+    producerVersion: string | null;
+    sha256: string;
+    sizeBytes: bigint | number | string;
+    rowCount: number;
+  },
+  existing: boolean,
+  warnings: string[] = [],
+): ImportSummary {
   return {
     importId: row.id,
     kind: row.kind,
@@ -205,9 +235,25 @@ export function summaryFrom(row: { id: string; kind: ImportKind; format: string;
 
 /** The summary columns of "Import" as `i` (raw SQL). */
 export const IMPORT_COLUMNS = `i.id, i.kind, i.format, i."producerVersion", i.sha256, i."sizeBytes", i."rowCount"`;
-export type ImportRow = { id: string; kind: ImportKind; format: string; producerVersion: string | null; sha256: string; sizeBytes: bigint | number | string; rowCount: number };
+export type ImportRow = {
+  id: string;
+  kind: ImportKind;
+  format: string;
+  producerVersion: string | null;
+  sha256: string;
+  sizeBytes: bigint | number | string;
+  rowCount: number;
+};
 
-export const IMPORT_SUMMARY_SELECT = { id: true, kind: true, format: true, producerVersion: true, sha256: true, sizeBytes: true, rowCount: true } as const;
+export const IMPORT_SUMMARY_SELECT = {
+  id: true,
+  kind: true,
+  format: true,
+  producerVersion: true,
+  sha256: true,
+  sizeBytes: true,
+  rowCount: true,
+} as const;
 
 /** Chunks of CSV text of about `size` characters, for COPY. */
 export class ChunkBuffer {

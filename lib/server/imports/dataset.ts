@@ -3,12 +3,30 @@ import { rawQuery } from "@/lib/db/connect";
 import { z } from "zod";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { detectTabularFormat, type TabularFormat } from "@/lib/ingest/records";
-import { readDatasetRow, resolveDatasetColumns, type DatasetColumnOptions, type DatasetRow } from "@/lib/ingest/evidence-rows";
+import {
+  readDatasetRow,
+  resolveDatasetColumns,
+  type DatasetColumnOptions,
+  type DatasetRow,
+} from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, insertImport, newId, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import {
+  auditRejectedImport,
+  IMPORT_COLUMNS,
+  ImportRejected,
+  type ImportRow,
+  Issues,
+  insertImport,
+  newId,
+  lockImportableDecision,
+  requireImportableDecision,
+  summaryFrom,
+  type ImportOptionsBase,
+  type ImportSummary,
+} from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -35,7 +53,11 @@ const optionsSchema = z.object({
 
 const ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
 
-export function datasetSpec(positiveClass: string, options: DatasetColumnOptions & { negativeLabels?: string[] }, counts = { positives: 0 }): RowSpec<DatasetRow> & { sliceColumn?: string } {
+export function datasetSpec(
+  positiveClass: string,
+  options: DatasetColumnOptions & { negativeLabels?: string[] },
+  counts = { positives: 0 },
+): RowSpec<DatasetRow> & { sliceColumn?: string } {
   const mapping = { positiveClass, negativeLabels: options.negativeLabels };
   const spec: RowSpec<DatasetRow> & { sliceColumn?: string } = {
     resolve(columns, line) {
@@ -67,18 +89,33 @@ export { tabularFormat };
  * row, COPYed into DatasetItem with its Import row, version row and audit event in one
  * transaction. Same bytes for the same dataset again → the existing version, nothing written.
  */
-export async function importDataset(actor: Actor, decisionId: string, file: UploadFile, options: DatasetImportOptions): Promise<DatasetImportResult> {
+export async function importDataset(
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: DatasetImportOptions,
+): Promise<DatasetImportResult> {
   const database = await getDatabase();
   const decision = await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse(options);
   const limits = { ...defaultLimits("bulk"), ...options.limits };
   const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(database, actor, decisionId, "DATASET", { name: safeFileName(file.name) }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      "DATASET",
+      { name: safeFileName(file.name) },
+      error,
+      options.request,
+    );
   });
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
-      const [row] = await rawQuery<ImportRow & { versionId: number; version: number; itemCount: number; positiveCount: number; datasetId: string }>(
+      const [row] = await rawQuery<
+        ImportRow & { versionId: number; version: number; itemCount: number; positiveCount: number; datasetId: string }
+      >(
         database,
         `SELECT ${IMPORT_COLUMNS}, v.id AS "versionId", v.version, v."itemCount", v."positiveCount", v."datasetId"
            FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
@@ -86,13 +123,24 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
         [decisionId, spooled.sha256, parsedOptions.datasetName],
       );
       if (!row) return null;
-      return { ...summaryFrom(row, true), datasetId: row.datasetId, datasetVersionId: row.versionId, version: row.version, itemCount: row.itemCount, positiveCount: row.positiveCount };
+      return {
+        ...summaryFrom(row, true),
+        datasetId: row.datasetId,
+        datasetVersionId: row.versionId,
+        version: row.version,
+        itemCount: row.itemCount,
+        positiveCount: row.positiveCount,
+      };
     };
     const before = await findExisting();
     if (before) return before;
 
     const counts = { positives: 0 };
-    const spec = datasetSpec(decision.positiveClass, { ...options, negativeLabels: parsedOptions.negativeLabels }, counts);
+    const spec = datasetSpec(
+      decision.positiveClass,
+      { ...options, negativeLabels: parsedOptions.negativeLabels },
+      counts,
+    );
     const content = await spooled.content();
     try {
       const result = await withRawTx(database, async (tx) => {
@@ -105,9 +153,18 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
         );
         if (existing.length) return null; // a concurrent upload of the same bytes won; read it after this transaction
 
-        await tx.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, $3) ON CONFLICT ("decisionId", name) DO NOTHING`, [newId("ds"), decisionId, parsedOptions.datasetName]);
-        const [dataset] = await tx.query<{ id: string }>(`SELECT id FROM "Dataset" WHERE "decisionId" = $1 AND name = $2 FOR UPDATE`, [decisionId, parsedOptions.datasetName]);
-        const [{ next }] = (await tx.query<{ next: number }>(`SELECT COALESCE(MAX(version), 0) + 1 AS next FROM "DatasetVersion" WHERE "datasetId" = $1`, [dataset!.id])) as [{ next: number }];
+        await tx.query(
+          `INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, $3) ON CONFLICT ("decisionId", name) DO NOTHING`,
+          [newId("ds"), decisionId, parsedOptions.datasetName],
+        );
+        const [dataset] = await tx.query<{ id: string }>(
+          `SELECT id FROM "Dataset" WHERE "decisionId" = $1 AND name = $2 FOR UPDATE`,
+          [decisionId, parsedOptions.datasetName],
+        );
+        const [{ next }] = (await tx.query<{ next: number }>(
+          `SELECT COALESCE(MAX(version), 0) + 1 AS next FROM "DatasetVersion" WHERE "datasetId" = $1`,
+          [dataset!.id],
+        )) as [{ next: number }];
         const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
           decisionId,
           kind: "DATASET",
@@ -124,26 +181,63 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
           [dataset!.id, Number(next), importId],
         );
         const versionId = version!.id;
-        const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
-        await tx.copy("DatasetItem", ITEM_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${versionId},`));
+        const state: StreamState = {
+          issues: new Issues(),
+          rows: 0,
+          onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }),
+        };
+        await tx.copy(
+          "DatasetItem",
+          ITEM_COLUMNS,
+          copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${versionId},`),
+        );
         if (state.issues.failed) state.issues.reject(format);
         const itemCount = state.rows;
-        await tx.query(`UPDATE "DatasetVersion" SET "itemCount" = $2, "positiveCount" = $3, "sliceColumn" = $4 WHERE id = $1`, [versionId, itemCount, counts.positives, spec.sliceColumn ?? null]);
+        await tx.query(
+          `UPDATE "DatasetVersion" SET "itemCount" = $2, "positiveCount" = $3, "sliceColumn" = $4 WHERE id = $1`,
+          [versionId, itemCount, counts.positives, spec.sliceColumn ?? null],
+        );
         await tx.query(`UPDATE "Import" SET "rowCount" = $2 WHERE id = $1`, [importId, itemCount]);
         // The first dataset of a decision becomes its evaluation version; a later version is
         // chosen explicitly (setEvaluationDatasetVersion), never switched behind the analyst's back.
-        const chosen = await tx.query<{ id: string }>(`UPDATE "Decision" SET "evaluationDatasetVersionId" = $2 WHERE id = $1 AND "evaluationDatasetVersionId" IS NULL RETURNING id`, [decisionId, versionId]);
+        const chosen = await tx.query<{ id: string }>(
+          `UPDATE "Decision" SET "evaluationDatasetVersionId" = $2 WHERE id = $1 AND "evaluationDatasetVersionId" IS NULL RETURNING id`,
+          [decisionId, versionId],
+        );
         await recordAuditRaw(tx, {
           actor,
           action: "evidence.import",
           entityType: "DatasetVersion",
           entityId: String(versionId),
           decisionId,
-          after: { kind: "DATASET", importId, dataset: parsedOptions.datasetName, version: Number(next), format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, itemCount, positiveCount: counts.positives, evaluationVersion: chosen.length > 0 },
+          after: {
+            kind: "DATASET",
+            importId,
+            dataset: parsedOptions.datasetName,
+            version: Number(next),
+            format,
+            fileName: spooled.name,
+            sha256: spooled.sha256,
+            sizeBytes: spooled.sizeBytes,
+            itemCount,
+            positiveCount: counts.positives,
+            evaluationVersion: chosen.length > 0,
+          },
           request: options.request,
         });
         return {
-          ...summaryFrom({ id: importId, kind: "DATASET", format, producerVersion: null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount: itemCount }, false),
+          ...summaryFrom(
+            {
+              id: importId,
+              kind: "DATASET",
+              format,
+              producerVersion: null,
+              sha256: spooled.sha256,
+              sizeBytes: spooled.sizeBytes,
+              rowCount: itemCount,
+            },
+            false,
+          ),
           datasetId: dataset!.id,
           datasetVersionId: versionId,
           version: Number(next),
@@ -159,12 +253,26 @@ export async function importDataset(actor: Actor, decisionId: string, file: Uplo
       if (!isUniqueViolation(error)) throw error;
       // Duplicate ids: list every one with its line (own transaction, rolled back).
       const issues: Issues = await withRawTx(database, (tx) =>
-        duplicateReport(tx, spooled.path, format, datasetSpec(decision.positiveClass, { ...options, negativeLabels: parsedOptions.negativeLabels }), limits.maxRows),
+        duplicateReport(
+          tx,
+          spooled.path,
+          format,
+          datasetSpec(decision.positiveClass, { ...options, negativeLabels: parsedOptions.negativeLabels }),
+          limits.maxRows,
+        ),
       );
       issues.reject(format);
     }
   } catch (error) {
-    throw await auditRejectedImport(database, actor, decisionId, "DATASET", { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      "DATASET",
+      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
+      error,
+      options.request,
+    );
   } finally {
     await spooled.cleanup();
   }

@@ -8,7 +8,11 @@ describe("uploads on the embedded database (PGlite)", () => {
   it("load, reject duplicates, join and compute the run in-process", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, VERDICT_DATA_DIR: "memory://", VERDICT_JOBS: "" };
     delete env.DATABASE_URL;
-    const out = execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/fixtures/ingest/embedded-child.ts"], { cwd: ROOT, env, encoding: "utf8" });
+    const out = execFileSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "test/fixtures/ingest/embedded-child.ts"],
+      { cwd: ROOT, env, encoding: "utf8" },
+    );
     const result = JSON.parse(out.trim().split("\n").pop()!);
     expect(result).toEqual({
       duplicate: [{ line: 5, field: "id", value: "a", reason: "duplicate id (first seen on line 2)" }],

@@ -9,11 +9,18 @@ import type { Actor } from "../session";
 const PAGE = 10_000;
 
 /** A dataset version as spreadsheet-safe CSV (id,label,slice,text), streamed page by page. */
-export async function exportDatasetVersion(actor: Actor, decisionId: string, datasetVersionId: number): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+export async function exportDatasetVersion(
+  actor: Actor,
+  decisionId: string,
+  datasetVersionId: number,
+): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
   if (!can(actor, "decision.read") && !can(actor, "evidence.import")) throw forbiddenError();
   const database = await getDatabase();
   if (!Number.isSafeInteger(datasetVersionId)) throw notFoundError("The dataset version");
-  const version = await database.prisma.datasetVersion.findFirst({ where: { id: datasetVersionId, dataset: { decisionId } }, select: { version: true, dataset: { select: { name: true } } } });
+  const version = await database.prisma.datasetVersion.findFirst({
+    where: { id: datasetVersionId, dataset: { decisionId } },
+    select: { version: true, dataset: { select: { name: true } } },
+  });
   if (!version) throw notFoundError("The dataset version");
   const encoder = new TextEncoder();
   let last: string | null = null;

@@ -27,7 +27,12 @@ export interface ImportLimits {
 
 /** Defaults (env overrides): bulk evidence up to 2 GiB / 20 M rows; public files up to 50 MB. */
 export function defaultLimits(kind: "bulk" | "public"): ImportLimits {
-  const { VERDICT_IMPORT_MAX_BYTES, VERDICT_IMPORT_MAX_PUBLIC_BYTES, VERDICT_IMPORT_MAX_ROWS, VERDICT_IMPORT_KEEP_BYTES } = env();
+  const {
+    VERDICT_IMPORT_MAX_BYTES,
+    VERDICT_IMPORT_MAX_PUBLIC_BYTES,
+    VERDICT_IMPORT_MAX_ROWS,
+    VERDICT_IMPORT_KEEP_BYTES,
+  } = env();
   return {
     maxBytes: kind === "bulk" ? VERDICT_IMPORT_MAX_BYTES : VERDICT_IMPORT_MAX_PUBLIC_BYTES,
     maxRows: VERDICT_IMPORT_MAX_ROWS,
@@ -36,7 +41,11 @@ export function defaultLimits(kind: "bulk" | "public"): ImportLimits {
 }
 
 export const tooLarge = (what: string, limit: number, unit: string) =>
-  new AppError("PAYLOAD_TOO_LARGE", `The file is too large: ${what} exceeds the limit of ${limit.toLocaleString("en-US")} ${unit}.`, { limit, unit });
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `The file is too large: ${what} exceeds the limit of ${limit.toLocaleString("en-US")} ${unit}.`,
+    { limit, unit },
+  );
 
 export interface SpooledFile {
   name: string;
@@ -75,7 +84,8 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
         size += chunk.byteLength;
         if (size > limits.maxBytes) throw tooLarge("its size", limits.maxBytes, "bytes");
         hash.update(chunk);
-        if (uploadId && (size & 0xfffff) < chunk.byteLength) reportProgress(uploadId, { phase: "receiving", bytes: size });
+        if (uploadId && (size & 0xfffff) < chunk.byteLength)
+          reportProgress(uploadId, { phase: "receiving", bytes: size });
         if (!out.write(chunk)) await once(out, "drain");
       }
       out.end();
@@ -109,7 +119,11 @@ const SPOOL_PREFIX = "verdict-upload-";
 const spoolHolder = globalThis as typeof globalThis & { __verdictSpools?: Set<string> };
 const liveSpools = (spoolHolder.__verdictSpools ??= new Set<string>());
 
-export async function removeOrphanedSpools(dir = tmpdir(), olderThanMs = 10 * 60_000, now = Date.now()): Promise<string[]> {
+export async function removeOrphanedSpools(
+  dir = tmpdir(),
+  olderThanMs = 10 * 60_000,
+  now = Date.now(),
+): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.startsWith(SPOOL_PREFIX)) continue;
@@ -136,7 +150,10 @@ function processAlive(pid: number): boolean {
 
 /** The base name only, without control characters, at most 255 characters. */
 export function safeFileName(name: string): string {
-  const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const base = path
+    .basename(name.replace(/\\/g, "/"))
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
   return (base || "upload").slice(0, 255);
 }
 

@@ -26,22 +26,53 @@ describe("the upload hands its run's items to the metrics job", () => {
     "a7,benign,north",
     "a8,violating,north",
   ].join("\n");
-  const predictionsCsv = ["id,score,predicted,parse_failure", "a1,0.9,,", '"a\t2",0.3,,', "a3,0.1,,", '"a\\4",0.8,,', "a5,,violating,", "a6,0.45,,true", "a7,0.2,,"].join("\n");
+  const predictionsCsv = [
+    "id,score,predicted,parse_failure",
+    "a1,0.9,,",
+    '"a\t2",0.3,,',
+    "a3,0.1,,",
+    '"a\\4",0.8,,',
+    "a5,,violating,",
+    "a6,0.45,,true",
+    "a7,0.2,,",
+  ].join("\n");
 
   it("stores the same metrics as a job that reads the stored rows", async () => {
     const { analyst, decisionId, candidateId } = await setup();
-    const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), { datasetName: "escapes", negativeLabels: ["benign"] });
-    const run = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", predictionsCsv), { negativeLabels: ["benign"] });
+    const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), {
+      datasetName: "escapes",
+      negativeLabels: ["benign"],
+    });
+    const run = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      ds.datasetVersionId,
+      bytes("p.csv", predictionsCsv),
+      { negativeLabels: ["benign"] },
+    );
     expect(run).toMatchObject({ rowCount: 7, itemCount: 8, missingCount: 1 });
     await drainInlineJobs();
     expect(hasHandedInput(run.runId)).toBe(false);
     const prisma = await db();
     const handed = await prisma.evalRun.findUniqueOrThrow({ where: { id: run.runId } });
-    expect(handed).toMatchObject({ status: "DONE", itemCount: 8, missingCount: 1, parseFailureCount: 2, unknownCount: 0 }); // a6 failed to parse; a5 has no score (a hard label among scores counts as an error)
+    expect(handed).toMatchObject({
+      status: "DONE",
+      itemCount: 8,
+      missingCount: 1,
+      parseFailureCount: 2,
+      unknownCount: 0,
+    }); // a6 failed to parse; a5 has no score (a hard label among scores counts as an error)
     const imported = await prisma.import.findUniqueOrThrow({ where: { id: run.importId } });
     expect((imported.errors as { missingExamples: string[] }).missingExamples).toEqual(["a8"]);
 
-    const items = async () => (await prisma.runItem.findMany({ where: { evalRunId: run.runId }, orderBy: { itemId: "asc" } })).map((r) => [r.itemId, r.label, r.orderKey, r.slice]);
+    const items = async () =>
+      (await prisma.runItem.findMany({ where: { evalRunId: run.runId }, orderBy: { itemId: "asc" } })).map((r) => [
+        r.itemId,
+        r.label,
+        r.orderKey,
+        r.slice,
+      ]);
     const handedItems = await items();
     expect(handedItems).toHaveLength(8);
 
@@ -53,15 +84,27 @@ describe("the upload hands its run's items to the metrics job", () => {
     expect(readBack.metrics).toEqual(handed.metrics);
     // The drill-down's items: written by PostgreSQL from the handed input, by the app from the rows.
     expect(await items()).toEqual(handedItems);
-    expect((readBack.metrics as { slices: { slice: string }[] | null }).slices?.map((s) => s.slice).sort()).toEqual(["(none)", "north", "north\\east", "south", "two\nlines"].sort());
+    expect((readBack.metrics as { slices: { slice: string }[] | null }).slices?.map((s) => s.slice).sort()).toEqual(
+      ["(none)", "north", "north\\east", "south", "two\nlines"].sort(),
+    );
   });
 
   it("a refused upload stores nothing and hands nothing over", async () => {
     const { analyst, decisionId, candidateId } = await setup();
-    const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), { datasetName: "escapes", negativeLabels: ["benign"] });
+    const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), {
+      datasetName: "escapes",
+      negativeLabels: ["benign"],
+    });
     const before = await counts(decisionId);
     const waiting = handedRunCount();
-    const error = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", `${predictionsCsv}\nnot-in-the-dataset,0.5,,`), { negativeLabels: ["benign"] }).catch((e: unknown) => e);
+    const error = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      ds.datasetVersionId,
+      bytes("p.csv", `${predictionsCsv}\nnot-in-the-dataset,0.5,,`),
+      { negativeLabels: ["benign"] },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportRejected);
     expect((error as ImportRejected).errorCount).toBe(1);
     await drainInlineJobs();

@@ -4,14 +4,22 @@ import { readUpload } from "./http";
 
 describe("reading an upload from an API request", () => {
   it("answers 413 PAYLOAD_TOO_LARGE from Content-Length, before reading the body", async () => {
-    const req = new NextRequest("http://localhost/api/v1/decisions/d/datasets?name=x", { method: "POST", body: "id,label\n", headers: { "content-length": String(3 * 1024 ** 3) } });
+    const req = new NextRequest("http://localhost/api/v1/decisions/d/datasets?name=x", {
+      method: "POST",
+      body: "id,label\n",
+      headers: { "content-length": String(3 * 1024 ** 3) },
+    });
     const error = await readUpload(req, 2 * 1024 ** 3).catch((e: unknown) => e);
     // apiRoute's errorResponse answers an AppError with its status.
     expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
   });
 
   it("streams a raw body with its name and the query options", async () => {
-    const req = new NextRequest("http://localhost/api/v1/decisions/d/datasets?name=holdout&negativeLabels=benign", { method: "POST", body: "id,label\na,1\n", headers: { "x-file-name": encodeURIComponent("my file.csv") } });
+    const req = new NextRequest("http://localhost/api/v1/decisions/d/datasets?name=holdout&negativeLabels=benign", {
+      method: "POST",
+      body: "id,label\na,1\n",
+      headers: { "x-file-name": encodeURIComponent("my file.csv") },
+    });
     const { file, fields } = await readUpload(req, 1024);
     expect(fields).toEqual({ name: "holdout", negativeLabels: "benign" });
     expect(file.name).toBe("my file.csv");

@@ -29,16 +29,35 @@ export async function readUpload(req: NextRequest, maxBytes: number): Promise<Up
   const type = req.headers.get("content-type") ?? "";
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     const multipartTooLarge = () =>
-      new AppError("PAYLOAD_TOO_LARGE", `Multipart uploads are limited to ${MULTIPART_MAX_BYTES / 1024 ** 2} MB; send the file as the raw request body instead (curl --data-binary @FILE).`, { limit: MULTIPART_MAX_BYTES, unit: "bytes" });
+      new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `Multipart uploads are limited to ${MULTIPART_MAX_BYTES / 1024 ** 2} MB; send the file as the raw request body instead (curl --data-binary @FILE).`,
+        { limit: MULTIPART_MAX_BYTES, unit: "bytes" },
+      );
     if (Number.isFinite(declared) && declared > MULTIPART_MAX_BYTES) throw multipartTooLarge();
     if (!req.body) throw new AppError("VALIDATION", 'The form has no file (field "file").');
     const limit = Math.min(maxBytes, MULTIPART_MAX_BYTES);
-    const counted = countedBody(req.body, limit, limit === MULTIPART_MAX_BYTES ? multipartTooLarge : () => tooLarge("its size", maxBytes, "bytes"));
+    const counted = countedBody(
+      req.body,
+      limit,
+      limit === MULTIPART_MAX_BYTES ? multipartTooLarge : () => tooLarge("its size", maxBytes, "bytes"),
+    );
     let form: FormData;
     try {
-      form = await new Request(req.url, { method: "POST", headers: { "content-type": type }, body: counted.stream, duplex: "half" } as RequestInit).formData();
+      form = await new Request(req.url, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: counted.stream,
+        duplex: "half",
+      } as RequestInit).formData();
     } catch (error) {
-      throw counted.error() ?? new AppError("VALIDATION", `The multipart form could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw (
+        counted.error() ??
+        new AppError(
+          "VALIDATION",
+          `The multipart form could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      );
     }
     let file: File | null = null;
     for (const [key, value] of form.entries()) {
@@ -61,7 +80,11 @@ export async function readUpload(req: NextRequest, maxBytes: number): Promise<Up
  * it past `maxBytes`; `error()` is that error once it happened (the multipart parser reports its
  * own).
  */
-export function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number, tooLargeError: () => Error): { stream: ReadableStream<Uint8Array>; error(): Error | undefined } {
+export function countedBody(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  tooLargeError: () => Error,
+): { stream: ReadableStream<Uint8Array>; error(): Error | undefined } {
   const reader = body.getReader();
   let size = 0;
   let failure: Error | undefined;
@@ -104,7 +127,10 @@ export function listField(value: string | undefined): string[] | undefined {
     if (!Array.isArray(parsed)) throw new AppError("VALIDATION", "Expected a list.");
     return parsed.map(String);
   }
-  return value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function jsonField<T>(value: string | undefined, what: string): T | undefined {
@@ -116,4 +142,5 @@ export function jsonField<T>(value: string | undefined, what: string): T | undef
   }
 }
 
-export const boolField = (value: string | undefined) => value !== undefined && ["1", "true", "yes", "on"].includes(value.toLowerCase());
+export const boolField = (value: string | undefined) =>
+  value !== undefined && ["1", "true", "yes", "on"].includes(value.toLowerCase());

@@ -45,7 +45,10 @@ export async function setup() {
   const analyst = await makeActor(["ANALYST"]);
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
-  const candidate = await prisma.candidate.create({ data: { decisionId, name: unique("Model"), provider: "test" }, select: { id: true } });
+  const candidate = await prisma.candidate.create({
+    data: { decisionId, name: unique("Model"), provider: "test" },
+    select: { id: true },
+  });
   return { analyst, decisionId, candidateId: candidate.id };
 }
 
@@ -55,11 +58,17 @@ async function rejected(promise: Promise<unknown>) {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(ImportRejected);
-  return (error as ImportRejected).details as { errors: { line?: number; record?: string; field: string; value?: string; reason: string }[]; errorCount: number };
+  return (error as ImportRejected).details as {
+    errors: { line?: number; record?: string; field: string; value?: string; reason: string }[];
+    errorCount: number;
+  };
 }
 
 async function dataset(analyst: Actor, decisionId: string) {
-  return importDataset(analyst, decisionId, fixture("dataset-bom-crlf.csv"), { datasetName: "holdout", negativeLabels: ["benign"] });
+  return importDataset(analyst, decisionId, fixture("dataset-bom-crlf.csv"), {
+    datasetName: "holdout",
+    negativeLabels: ["benign"],
+  });
 }
 
 describe("dataset uploads", () => {
@@ -68,7 +77,10 @@ describe("dataset uploads", () => {
     const first = await dataset(analyst, decisionId);
     expect(first).toMatchObject({ existing: false, format: "csv", itemCount: 4, positiveCount: 2, version: 1 });
     const prisma = await db();
-    const items = await prisma.datasetItem.findMany({ where: { datasetVersionId: first.datasetVersionId }, orderBy: { itemId: "asc" } });
+    const items = await prisma.datasetItem.findMany({
+      where: { datasetVersionId: first.datasetVersionId },
+      orderBy: { itemId: "asc" },
+    });
     expect(items.map((i) => [i.itemId, i.label, i.text, i.slice])).toEqual([
       ["a1", true, "Hello, world", "en"],
       ["a2", false, 'multi\nline "quoted"', "fr"],
@@ -111,7 +123,9 @@ describe("dataset uploads", () => {
   it("lists every duplicate id with its line, and changes nothing", async () => {
     const { analyst, decisionId } = await setup();
     const before = await counts(decisionId);
-    const report = await rejected(importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\na,0\nc,1\nb,1\n"), { datasetName: "d" }));
+    const report = await rejected(
+      importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\na,0\nc,1\nb,1\n"), { datasetName: "d" }),
+    );
     expect(report.errorCount).toBe(2);
     expect(report.errors).toEqual([
       { line: 4, field: "id", value: "a", reason: "duplicate id (first seen on line 2)" },
@@ -123,9 +137,23 @@ describe("dataset uploads", () => {
 
   it("rejects truncated JSON and invalid UTF-8 with their lines", async () => {
     const { analyst, decisionId } = await setup();
-    const truncated = await rejected(importDataset(analyst, decisionId, bytes("d.jsonl", '{"id":"a","label":1}\n{"id":"b","lab'), { datasetName: "d" }));
+    const truncated = await rejected(
+      importDataset(analyst, decisionId, bytes("d.jsonl", '{"id":"a","label":1}\n{"id":"b","lab'), {
+        datasetName: "d",
+      }),
+    );
     expect(truncated.errors[0]).toMatchObject({ line: 2, field: "(row)" });
-    const latin1 = await rejected(importDataset(analyst, decisionId, bytes("d.csv", Buffer.concat([Buffer.from("id,label,text\na,1,ok\nb,0,caf"), Buffer.from([0xe9]), Buffer.from("\n")])), { datasetName: "d" }));
+    const latin1 = await rejected(
+      importDataset(
+        analyst,
+        decisionId,
+        bytes(
+          "d.csv",
+          Buffer.concat([Buffer.from("id,label,text\na,1,ok\nb,0,caf"), Buffer.from([0xe9]), Buffer.from("\n")]),
+        ),
+        { datasetName: "d" },
+      ),
+    );
     expect(latin1.errors[0]).toMatchObject({ line: 3, field: "(file)", reason: "not valid UTF-8" });
     expect((await counts(decisionId)).items).toBe(0);
   });
@@ -133,15 +161,28 @@ describe("dataset uploads", () => {
   it("refuses files over the size and row limits with PAYLOAD_TOO_LARGE, and changes nothing", async () => {
     const { analyst, decisionId } = await setup();
     const before = await counts(decisionId);
-    await expect(importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\n"), { datasetName: "d", limits: { maxBytes: 10 } })).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
-    await expect(importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\nc,1\n"), { datasetName: "d", limits: { maxRows: 2 } })).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    await expect(
+      importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\n"), {
+        datasetName: "d",
+        limits: { maxBytes: 10 },
+      }),
+    ).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
+    await expect(
+      importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\nc,1\n"), {
+        datasetName: "d",
+        limits: { maxRows: 2 },
+      }),
+    ).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     // Nothing written but the refusals, audited (evidence.import_failed).
     expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 2 });
   });
 
   it("keeps only the hash and size above the content limit", async () => {
     const { analyst, decisionId } = await setup();
-    const result = await importDataset(analyst, decisionId, fixture("dataset.jsonl"), { datasetName: "d", limits: { keepContentBytes: 10 } });
+    const result = await importDataset(analyst, decisionId, fixture("dataset.jsonl"), {
+      datasetName: "d",
+      limits: { keepContentBytes: 10 },
+    });
     const imp = await (await db()).import.findUniqueOrThrow({ where: { id: result.importId } });
     expect(imp.content).toBeNull();
     expect(Number(imp.sizeBytes)).toBe(result.sizeBytes);
@@ -152,7 +193,9 @@ describe("dataset uploads", () => {
     const ds = await dataset(analyst, decisionId);
     const { body } = await exportDatasetVersion(analyst, decisionId, ds.datasetVersionId);
     const text = await new Response(body).text();
-    expect(text).toBe(`id,label,slice,text\r\na1,1,en,"Hello, world"\r\na2,0,fr,"multi\nline ""quoted"""\r\na3,1,en,'=CMD(1)\r\na4,0,,plain\r\n`);
+    expect(text).toBe(
+      `id,label,slice,text\r\na1,1,en,"Hello, world"\r\na2,0,fr,"multi\nline ""quoted"""\r\na3,1,en,'=CMD(1)\r\na4,0,,plain\r\n`,
+    );
   });
 
   it("reads Parquet (several row groups, INT64 ids, nullable text), then predictions in JSON Lines", async () => {
@@ -161,26 +204,48 @@ describe("dataset uploads", () => {
     const buffer = parquetWriteBuffer({
       columnData: [
         { name: "id", data: BigInt64Array.from({ length: n }, (_, i) => BigInt(i + 1)), type: "INT64" },
-        { name: "Label", data: Array.from({ length: n }, (_, i) => (i % 5 === 0 ? "violating" : "benign")), type: "STRING" },
+        {
+          name: "Label",
+          data: Array.from({ length: n }, (_, i) => (i % 5 === 0 ? "violating" : "benign")),
+          type: "STRING",
+        },
         { name: "text", data: Array.from({ length: n }, (_, i) => (i % 2 ? `=row ${i}` : null)), type: "STRING" },
       ],
       rowGroupSize: 1000,
     });
-    const ds = await importDataset(analyst, decisionId, bytes("items.parquet", Buffer.from(buffer)), { datasetName: "pq", negativeLabels: ["benign"] });
+    const ds = await importDataset(analyst, decisionId, bytes("items.parquet", Buffer.from(buffer)), {
+      datasetName: "pq",
+      negativeLabels: ["benign"],
+    });
     expect(ds).toMatchObject({ format: "parquet", itemCount: n, positiveCount: n / 5 });
     const prisma = await db();
-    expect(await prisma.datasetItem.findUnique({ where: { datasetVersionId_itemId: { datasetVersionId: ds.datasetVersionId, itemId: "2" } } })).toMatchObject({ label: false, text: "=row 1" });
-    const bad = await rejected(importDataset(analyst, decisionId, bytes("bad.parquet", Buffer.from("PAR1 not really")), { datasetName: "pq" }));
+    expect(
+      await prisma.datasetItem.findUnique({
+        where: { datasetVersionId_itemId: { datasetVersionId: ds.datasetVersionId, itemId: "2" } },
+      }),
+    ).toMatchObject({ label: false, text: "=row 1" });
+    const bad = await rejected(
+      importDataset(analyst, decisionId, bytes("bad.parquet", Buffer.from("PAR1 not really")), { datasetName: "pq" }),
+    );
     expect(bad.errors[0]).toMatchObject({ field: "(file)" });
     const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: i + 1, score: (i % 10) / 10 })).join("\n");
-    const run = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.jsonl", lines), { compute: "none" });
+    const run = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      ds.datasetVersionId,
+      bytes("p.jsonl", lines),
+      { compute: "none" },
+    );
     expect(run).toMatchObject({ rowCount: n, missingCount: 0 });
   });
 
   it("needs evidence.import", async () => {
     const { decisionId } = await setup();
     const reviewer = await makeActor(["REVIEWER"]);
-    await expect(importDataset(reviewer, decisionId, fixture("dataset.jsonl"), { datasetName: "d" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      importDataset(reviewer, decisionId, fixture("dataset.jsonl"), { datasetName: "d" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
 
@@ -188,11 +253,20 @@ describe("prediction uploads", () => {
   it("joins to the dataset version, counts missing ids, computes the run in the background, is idempotent", async () => {
     const { analyst, decisionId, candidateId } = await setup();
     const ds = await dataset(analyst, decisionId);
-    const run = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, fixture("predictions.csv"), { negativeLabels: ["benign"] });
+    const run = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      ds.datasetVersionId,
+      fixture("predictions.csv"),
+      { negativeLabels: ["benign"] },
+    );
     expect(run).toMatchObject({ existing: false, rowCount: 3, itemCount: 4, missingCount: 1, status: "PENDING" });
     const prisma = await db();
     const preds = await prisma.prediction.findMany({ where: { evalRunId: run.runId }, orderBy: { itemId: "asc" } });
-    expect(preds.map((p) => [p.itemId, p.score, p.predicted, p.latencyMs, p.inputTokens, p.outputTokens, p.rawOutput])).toEqual([
+    expect(
+      preds.map((p) => [p.itemId, p.score, p.predicted, p.latencyMs, p.inputTokens, p.outputTokens, p.rawOutput]),
+    ).toEqual([
       ["a1", 0.91, true, 120.5, 40, 3, '{"label": "violating"}'],
       ["a2", 0.12, false, 98, 35, 3, "benign"],
       ["a3", 0.77, true, 101, 33, 2, null],
@@ -202,7 +276,14 @@ describe("prediction uploads", () => {
     expect(stored).toMatchObject({ status: "DONE", progress: 1, itemCount: 4, missingCount: 1, unknownCount: 0 });
     expect(stored.metrics).toBeTruthy();
     const before = await counts(decisionId);
-    const again = await importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, fixture("predictions.csv"), { negativeLabels: ["benign"] });
+    const again = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      ds.datasetVersionId,
+      fixture("predictions.csv"),
+      { negativeLabels: ["benign"] },
+    );
     expect(again).toMatchObject({ existing: true, runId: run.runId });
     expect(await counts(decisionId)).toEqual(before);
   });
@@ -212,14 +293,26 @@ describe("prediction uploads", () => {
     ["NaN score", "id,score\na1,NaN\n", "score", "not a finite number"],
     ["Infinity score", "id,score\na1,-Infinity\n", "score", "not a finite number"],
     ["overflowing score", "id,score\na1,1e999\n", "score", "not a finite number (overflow)"],
-    ["neither score nor label", "id,score,predicted\na1,,\n", "score", "the row has neither a score nor a predicted label"],
-    ["predicted label outside the mapping", "id,predicted\na1,maybe\n", "predicted", 'outside the label mapping (positive: "violating"; no negative class names given)'],
+    [
+      "neither score nor label",
+      "id,score,predicted\na1,,\n",
+      "score",
+      "the row has neither a score nor a predicted label",
+    ],
+    [
+      "predicted label outside the mapping",
+      "id,predicted\na1,maybe\n",
+      "predicted",
+      'outside the label mapping (positive: "violating"; no negative class names given)',
+    ],
     ["no score column", "id,latency_ms\na1,3\n", "(header)", undefined],
   ])("rejects %s and changes nothing", async (_what, content, field, reason) => {
     const { analyst, decisionId, candidateId } = await setup();
     const ds = await dataset(analyst, decisionId);
     const before = await counts(decisionId);
-    const report = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", content)));
+    const report = await rejected(
+      importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", content)),
+    );
     expect(report.errors[0]).toMatchObject({ field, ...(reason ? { reason } : {}) });
     // Nothing written but the refusal, audited (evidence.import_failed).
     expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 1 });
@@ -228,7 +321,15 @@ describe("prediction uploads", () => {
   it("rejects 1e999 in JSON Lines (parsed as Infinity)", async () => {
     const { analyst, decisionId, candidateId } = await setup();
     const ds = await dataset(analyst, decisionId);
-    const report = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.jsonl", '{"id":"a1","score":0.5}\n{"id":"a2","score":1e999}\n')));
+    const report = await rejected(
+      importPredictions(
+        analyst,
+        decisionId,
+        candidateId,
+        ds.datasetVersionId,
+        bytes("p.jsonl", '{"id":"a1","score":0.5}\n{"id":"a2","score":1e999}\n'),
+      ),
+    );
     expect(report.errors[0]).toMatchObject({ line: 2, field: "score" });
   });
 
@@ -236,10 +337,26 @@ describe("prediction uploads", () => {
     const { analyst, decisionId, candidateId } = await setup();
     const ds = await dataset(analyst, decisionId);
     const before = await counts(decisionId);
-    const unknown = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", "id,score\na1,0.5\nzz,0.2\nyy,0.1\n")));
+    const unknown = await rejected(
+      importPredictions(
+        analyst,
+        decisionId,
+        candidateId,
+        ds.datasetVersionId,
+        bytes("p.csv", "id,score\na1,0.5\nzz,0.2\nyy,0.1\n"),
+      ),
+    );
     expect(unknown.errorCount).toBe(2);
     expect(unknown.errors.map((e) => e.value)).toEqual(["yy", "zz"]);
-    const dup = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", "id,score\na1,0.5\na2,0.2\na1,0.1\n")));
+    const dup = await rejected(
+      importPredictions(
+        analyst,
+        decisionId,
+        candidateId,
+        ds.datasetVersionId,
+        bytes("p.csv", "id,score\na1,0.5\na2,0.2\na1,0.1\n"),
+      ),
+    );
     expect(dup.errors).toEqual([{ line: 4, field: "id", value: "a1", reason: "duplicate id (first seen on line 2)" }]);
     // Nothing written but the refusals, audited (evidence.import_failed).
     expect(await counts(decisionId)).toEqual({ ...before, refused: before.refused + 2 });
@@ -249,7 +366,9 @@ describe("prediction uploads", () => {
     const { analyst, decisionId, candidateId } = await setup();
     const ds = await dataset(analyst, decisionId);
     const rows = Array.from({ length: 250 }, (_, i) => `x${i},bad`).join("\n");
-    const report = await rejected(importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", `id,score\n${rows}\n`)));
+    const report = await rejected(
+      importPredictions(analyst, decisionId, candidateId, ds.datasetVersionId, bytes("p.csv", `id,score\n${rows}\n`)),
+    );
     expect(report.errorCount).toBe(250);
     expect(report.errors).toHaveLength(100);
     expect(report.errors[0]).toMatchObject({ line: 2, field: "score", value: "bad" });
@@ -259,8 +378,12 @@ describe("prediction uploads", () => {
     const { analyst, decisionId, candidateId } = await setup();
     const other = await setup();
     const ds = await dataset(analyst, decisionId);
-    await expect(importPredictions(analyst, decisionId, other.candidateId, ds.datasetVersionId, fixture("predictions.csv"))).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(importPredictions(analyst, other.decisionId, other.candidateId, ds.datasetVersionId, fixture("predictions.csv"))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      importPredictions(analyst, decisionId, other.candidateId, ds.datasetVersionId, fixture("predictions.csv")),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      importPredictions(analyst, other.decisionId, other.candidateId, ds.datasetVersionId, fixture("predictions.csv")),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(candidateId).toBeTruthy();
   });
 });

@@ -35,11 +35,23 @@ describe("a process killed in the middle of an import", () => {
     await bigDataset(file, 3_000_000);
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
     try {
-      const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/fixtures/ingest/import-child.ts", decisionId, analyst.id, file], {
-        cwd: ROOT,
-        env: { ...process.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          "--conditions=react-server",
+          "--import",
+          "tsx",
+          "test/fixtures/ingest/import-child.ts",
+          decisionId,
+          analyst.id,
+          file,
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let output = "";
       child.stdout.on("data", (d) => (output += String(d)));
       child.stderr.on("data", (d) => (output += String(d)));
@@ -48,7 +60,9 @@ describe("a process killed in the middle of an import", () => {
       const started = Date.now();
       let copying = false;
       while (Date.now() - started < 60_000) {
-        const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "DatasetItem"%' AND state = 'active'`);
+        const { rows } = await pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "DatasetItem"%' AND state = 'active'`,
+        );
         if (rows[0].n > 0) {
           copying = true;
           break;
@@ -65,7 +79,9 @@ describe("a process killed in the middle of an import", () => {
       expect(output).not.toContain("finished");
       // The server notices the dropped connection and aborts the transaction.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "DatasetItem"%'`);
+        const { rows } = await pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "DatasetItem"%'`,
+        );
         if (rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -73,7 +89,9 @@ describe("a process killed in the middle of an import", () => {
       expect(await prisma.import.count({ where: { decisionId } })).toBe(0);
       expect(await prisma.dataset.count({ where: { decisionId } })).toBe(0);
       expect(await prisma.datasetVersion.count({ where: { dataset: { decisionId } } })).toBe(0);
-      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "DatasetItem" WHERE "itemId" LIKE 'item-%' AND "datasetVersionId" NOT IN (SELECT id FROM "DatasetVersion")`);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM "DatasetItem" WHERE "itemId" LIKE 'item-%' AND "datasetVersionId" NOT IN (SELECT id FROM "DatasetVersion")`,
+      );
       expect(rows[0].n).toBe(0);
       expect(await prisma.auditEvent.count({ where: { decisionId } })).toBe(0);
     } finally {

@@ -2,12 +2,29 @@ import "server-only";
 import { rawQuery } from "@/lib/db/connect";
 import { env } from "@/lib/env";
 import { csvField } from "@/lib/db/bulk-copy";
-import { readPredictionRow, resolvePredictionColumns, type PredictionColumnOptions, type PredictionRow } from "@/lib/ingest/evidence-rows";
+import {
+  readPredictionRow,
+  resolvePredictionColumns,
+  type PredictionColumnOptions,
+  type PredictionRow,
+} from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
 import { AppError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
-import { auditRejectedImport, IMPORT_COLUMNS, ImportRejected, type ImportRow, Issues, insertImport, lockImportableDecision, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import {
+  auditRejectedImport,
+  IMPORT_COLUMNS,
+  ImportRejected,
+  type ImportRow,
+  Issues,
+  insertImport,
+  lockImportableDecision,
+  requireImportableDecision,
+  summaryFrom,
+  type ImportOptionsBase,
+  type ImportSummary,
+} from "./common";
 import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
@@ -34,9 +51,22 @@ export interface PredictionsImportResult extends ImportSummary {
 /** Examples of missing ids kept in the import's report. */
 const EXAMPLES = 20;
 
-const PREDICTION_COLUMNS = ["evalRunId", "itemId", "score", "predicted", "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens"] as const;
+const PREDICTION_COLUMNS = [
+  "evalRunId",
+  "itemId",
+  "score",
+  "predicted",
+  "parseFailure",
+  "rawOutput",
+  "latencyMs",
+  "inputTokens",
+  "outputTokens",
+] as const;
 
-export function predictionSpec(positiveClass: string, options: PredictionColumnOptions & { negativeLabels?: string[] }): RowSpec<PredictionRow> {
+export function predictionSpec(
+  positiveClass: string,
+  options: PredictionColumnOptions & { negativeLabels?: string[] },
+): RowSpec<PredictionRow> {
   const mapping = { positiveClass, negativeLabels: options.negativeLabels };
   return {
     resolve(columns, line) {
@@ -72,7 +102,11 @@ export async function importPredictions(
 ): Promise<PredictionsImportResult> {
   const database = await getDatabase();
   const decision = await requireImportableDecision(database, actor, decisionId);
-  const [candidate] = await rawQuery<{ id: string; name: string }>(database, `SELECT id, name FROM "Candidate" WHERE id = $1 AND "decisionId" = $2`, [candidateId, decisionId]);
+  const [candidate] = await rawQuery<{ id: string; name: string }>(
+    database,
+    `SELECT id, name FROM "Candidate" WHERE id = $1 AND "decisionId" = $2`,
+    [candidateId, decisionId],
+  );
   if (!candidate) throw notFoundError("The candidate");
   if (!Number.isSafeInteger(datasetVersionId)) throw notFoundError("The dataset version");
   const [version] = await rawQuery<{ id: number; itemCount: number; version: number; datasetName: string }>(
@@ -83,12 +117,22 @@ export async function importPredictions(
   if (!version) throw notFoundError("The dataset version");
   const limits = { ...defaultLimits("bulk"), ...options.limits };
   const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(database, actor, decisionId, "PREDICTIONS", { name: safeFileName(file.name) }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      "PREDICTIONS",
+      { name: safeFileName(file.name) },
+      error,
+      options.request,
+    );
   });
   try {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
-      const [row] = await rawQuery<ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }>(
+      const [row] = await rawQuery<
+        ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }
+      >(
         database,
         `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
            FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
@@ -96,7 +140,13 @@ export async function importPredictions(
         [decisionId, spooled.sha256, candidateId, datasetVersionId],
       );
       if (!row) return null;
-      return { ...summaryFrom(row, true), runId: row.runId, status: row.status, itemCount: row.itemCount, missingCount: row.missingCount };
+      return {
+        ...summaryFrom(row, true),
+        runId: row.runId,
+        status: row.status,
+        itemCount: row.itemCount,
+        missingCount: row.missingCount,
+      };
     };
     const before = await findExisting();
     if (before) return before;
@@ -132,10 +182,18 @@ export async function importPredictions(
           [decisionId, candidateId, datasetVersionId, importId],
         );
         const runId = run!.id;
-        const state: StreamState = { issues: new Issues(), rows: 0, onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }) };
+        const state: StreamState = {
+          issues: new Issues(),
+          rows: 0,
+          onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }),
+        };
         const timing = env().VERDICT_IMPORT_TIMING === "1";
         const tCopy = performance.now();
-        await tx.copy("Prediction", PREDICTION_COLUMNS, copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`));
+        await tx.copy(
+          "Prediction",
+          PREDICTION_COLUMNS,
+          copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`),
+        );
         if (state.issues.failed) state.issues.reject(format);
         if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
         const tJoin = performance.now();
@@ -172,7 +230,12 @@ export async function importPredictions(
             [runId, datasetVersionId],
           );
           throw new ImportRejected(
-            ids.map((r) => ({ record: `id ${r.itemId}`, field: "id", value: r.itemId, reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}` })),
+            ids.map((r) => ({
+              record: `id ${r.itemId}`,
+              field: "id",
+              value: r.itemId,
+              reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}`,
+            })),
             unknown,
             format,
           );
@@ -192,19 +255,54 @@ export async function importPredictions(
               ).map((r) => r.itemId)
             : [];
         const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
-        await tx.query(`UPDATE "EvalRun" SET "itemCount" = $2, "missingCount" = $3, "unknownCount" = 0, "duplicateCount" = 0 WHERE id = $1`, [runId, version.itemCount, missingCount]);
-        await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [importId, rowCount, JSON.stringify(report)]);
+        await tx.query(
+          `UPDATE "EvalRun" SET "itemCount" = $2, "missingCount" = $3, "unknownCount" = 0, "duplicateCount" = 0 WHERE id = $1`,
+          [runId, version.itemCount, missingCount],
+        );
+        await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [
+          importId,
+          rowCount,
+          JSON.stringify(report),
+        ]);
         await recordAuditRaw(tx, {
           actor,
           action: "evidence.import",
           entityType: "EvalRun",
           entityId: String(runId),
           decisionId,
-          after: { kind: "PREDICTIONS", importId, candidateId, candidate: candidate.name, datasetVersionId, format, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount, missingCount },
+          after: {
+            kind: "PREDICTIONS",
+            importId,
+            candidateId,
+            candidate: candidate.name,
+            datasetVersionId,
+            format,
+            fileName: spooled.name,
+            sha256: spooled.sha256,
+            sizeBytes: spooled.sizeBytes,
+            rowCount,
+            missingCount,
+          },
           request: options.request,
         });
         return {
-          ...summaryFrom({ id: importId, kind: "PREDICTIONS", format, producerVersion: null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount }, false, missingCount > 0 ? [`${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`] : []),
+          ...summaryFrom(
+            {
+              id: importId,
+              kind: "PREDICTIONS",
+              format,
+              producerVersion: null,
+              sha256: spooled.sha256,
+              sizeBytes: spooled.sizeBytes,
+              rowCount,
+            },
+            false,
+            missingCount > 0
+              ? [
+                  `${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`,
+                ]
+              : [],
+          ),
           runId,
           status: "PENDING",
           itemCount: version.itemCount,
@@ -213,7 +311,9 @@ export async function importPredictions(
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const issues: Issues = await withRawTx(database, (tx) => duplicateReport(tx, spooled.path, format, spec, limits.maxRows));
+      const issues: Issues = await withRawTx(database, (tx) =>
+        duplicateReport(tx, spooled.path, format, spec, limits.maxRows),
+      );
       issues.reject(format);
     }
     if (!result) {
@@ -228,7 +328,15 @@ export async function importPredictions(
     }
     return result;
   } catch (error) {
-    throw await auditRejectedImport(database, actor, decisionId, "PREDICTIONS", { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      "PREDICTIONS",
+      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
+      error,
+      options.request,
+    );
   } finally {
     await spooled.cleanup();
   }

@@ -22,7 +22,11 @@ describe("upload progress in the database", () => {
     const id = uploadId();
     await startProgress(processA.prisma, id, uploader.id);
     await writeProgress(processA.prisma, id, { phase: "validating", bytes: 5_000_000, rows: 1234 });
-    expect(await readProgress(processB.prisma, id, uploader.id)).toMatchObject({ phase: "validating", bytes: 5_000_000, rows: 1234 });
+    expect(await readProgress(processB.prisma, id, uploader.id)).toMatchObject({
+      phase: "validating",
+      bytes: 5_000_000,
+      rows: 1234,
+    });
     expect(await readProgress(processB.prisma, id, other.id)).toBeNull();
     // Someone else's upload id is not taken over.
     await startProgress(processB.prisma, id, other.id);
@@ -53,7 +57,9 @@ describe("upload progress in the database", () => {
     expect(await readProgress(processB.prisma, id, uploader.id)).toMatchObject({ phase: "done", rows: 1000 });
 
     const failing = uploadId();
-    await expect(withProgress(failing, uploader.id, async () => Promise.reject(new Error("rejected file")))).rejects.toThrow("rejected file");
+    await expect(
+      withProgress(failing, uploader.id, async () => Promise.reject(new Error("rejected file"))),
+    ).rejects.toThrow("rejected file");
     expect(await readProgress(processB.prisma, failing, uploader.id)).toMatchObject({ phase: "failed" });
   });
 });

@@ -13,7 +13,14 @@ import type { PublicImportOptions, PublicImportResult } from "./public";
  * unmatched, candidates }, resolved with ?modelMap={"<name>":"<candidateId>" or null} or
  * ?skipUnmatched=1; extra parser inputs ?model=, ?runSpec=, ?individualResponses=.
  */
-export function publicImportRoute(importFile: (actor: Actor, decisionId: string, file: UploadFile, options: PublicImportOptions) => Promise<PublicImportResult>) {
+export function publicImportRoute(
+  importFile: (
+    actor: Actor,
+    decisionId: string,
+    file: UploadFile,
+    options: PublicImportOptions,
+  ) => Promise<PublicImportResult>,
+) {
   return apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
     const { file, fields } = await readUpload(req, defaultLimits("public").maxBytes);
     const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;

@@ -1,6 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { parseLeaderboard, parseServing, type LeaderboardRecord, type ParseOptions, type ServingRecord, type ParseResult, type Pct } from "@/lib/ingest/formats";
+import {
+  parseLeaderboard,
+  parseServing,
+  type LeaderboardRecord,
+  type ParseOptions,
+  type ServingRecord,
+  type ParseResult,
+  type Pct,
+} from "@/lib/ingest/formats";
 import { matchModels } from "@/lib/ingest/model-match";
 import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
@@ -8,7 +16,16 @@ import { recordAudit } from "../audit";
 import type { Actor } from "../session";
 import { defaultLimits, readText, safeFileName, spool, type UploadFile } from "./files";
 import { lockEditableDecision } from "../decision-lock";
-import { auditRejectedImport, IMPORT_SUMMARY_SELECT, ImportRejected, insertImport, requireImportableDecision, summaryFrom, type ImportOptionsBase, type ImportSummary } from "./common";
+import {
+  auditRejectedImport,
+  IMPORT_SUMMARY_SELECT,
+  ImportRejected,
+  insertImport,
+  requireImportableDecision,
+  summaryFrom,
+  type ImportOptionsBase,
+  type ImportSummary,
+} from "./common";
 
 export interface PublicImportOptions extends ImportOptionsBase {
   /** Resolves names the matcher left unmatched: "<model name in the file>" → candidate id, or null to skip that model. */
@@ -38,8 +55,19 @@ export class UnmatchedModels extends AppError {
   constructor(unmatched: string[], candidates: { id: string; name: string }[], format: string) {
     super(
       "VALIDATION",
-      `${unmatched.length} model name${unmatched.length === 1 ? "" : "s"} in the file match no candidate: ${unmatched.slice(0, 10).map((m) => `"${m}"`).join(", ")}${unmatched.length > 10 ? ", …" : ""}. Map each to a candidate (modelMap: { "<name>": "<candidateId>" }, or null to skip it), or skip the unmatched ones.`,
-      { kind: "UNMATCHED_MODELS", unmatched: unmatched.slice(0, 500), unmatchedCount: unmatched.length, candidates, format },
+      `${unmatched.length} model name${unmatched.length === 1 ? "" : "s"} in the file match no candidate: ${unmatched
+        .slice(0, 10)
+        .map((m) => `"${m}"`)
+        .join(
+          ", ",
+        )}${unmatched.length > 10 ? ", …" : ""}. Map each to a candidate (modelMap: { "<name>": "<candidateId>" }, or null to skip it), or skip the unmatched ones.`,
+      {
+        kind: "UNMATCHED_MODELS",
+        unmatched: unmatched.slice(0, 500),
+        unmatchedCount: unmatched.length,
+        candidates,
+        format,
+      },
     );
   }
 }
@@ -49,9 +77,19 @@ export class UnmatchedModels extends AppError {
  * candidate, unattached, for the analyst to shortlist from; a serving file's unmatched names must
  * be mapped or skipped, since its rows mean nothing without a candidate.
  */
-async function mapModels(decisionId: string, names: string[], options: z.infer<typeof optionsSchema>, format: string, keepUnmatched: boolean) {
+async function mapModels(
+  decisionId: string,
+  names: string[],
+  options: z.infer<typeof optionsSchema>,
+  format: string,
+  keepUnmatched: boolean,
+) {
   const prisma = (await getDatabase()).prisma;
-  const candidates = await prisma.candidate.findMany({ where: { decisionId }, select: { id: true, name: true, aliases: true }, orderBy: { createdAt: "asc" } });
+  const candidates = await prisma.candidate.findMany({
+    where: { decisionId },
+    select: { id: true, name: true, aliases: true },
+    orderBy: { createdAt: "asc" },
+  });
   const ids = new Set(candidates.map((c) => c.id));
   const map = new Map<string, string>();
   const skipped: string[] = [];
@@ -60,7 +98,11 @@ async function mapModels(decisionId: string, names: string[], options: z.infer<t
     const explicit = options.modelMap?.[name];
     if (explicit === null) skipped.push(name);
     else if (explicit !== undefined) {
-      if (!ids.has(explicit)) throw new AppError("VALIDATION", `modelMap: "${name}" → "${explicit}" is not a candidate of this decision.`, { field: "modelMap", value: explicit });
+      if (!ids.has(explicit))
+        throw new AppError("VALIDATION", `modelMap: "${name}" → "${explicit}" is not a candidate of this decision.`, {
+          field: "modelMap",
+          value: explicit,
+        });
       map.set(name, explicit);
     } else rest.push(name);
   }
@@ -70,9 +112,19 @@ async function mapModels(decisionId: string, names: string[], options: z.infer<t
   if (matched.unmatched.length) {
     if (options.skipUnmatched) skipped.push(...matched.unmatched);
     else if (keepUnmatched) unattached.push(...matched.unmatched);
-    else throw new UnmatchedModels(matched.unmatched, candidates.map(({ id, name }) => ({ id, name })), format);
+    else
+      throw new UnmatchedModels(
+        matched.unmatched,
+        candidates.map(({ id, name }) => ({ id, name })),
+        format,
+      );
   }
-  if (map.size === 0 && unattached.length === 0) throw new UnmatchedModels(skipped, candidates.map(({ id, name }) => ({ id, name })), format);
+  if (map.size === 0 && unattached.length === 0)
+    throw new UnmatchedModels(
+      skipped,
+      candidates.map(({ id, name }) => ({ id, name })),
+      format,
+    );
   return { map, skipped, unattached };
 }
 
@@ -91,22 +143,54 @@ async function importPublic<R extends { model: string }>(
   const parsedOptions = optionsSchema.parse({ modelMap: options.modelMap, skipUnmatched: options.skipUnmatched });
   const limits = { ...defaultLimits("public"), ...options.limits };
   const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(database, actor, decisionId, kind, { name: safeFileName(file.name) }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      kind,
+      { name: safeFileName(file.name) },
+      error,
+      options.request,
+    );
   });
   try {
     const prisma = database.prisma;
     const findExisting = async () => {
-      const row = await prisma.import.findFirst({ where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" }, select: { ...IMPORT_SUMMARY_SELECT, errors: true } });
+      const row = await prisma.import.findFirst({
+        where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
+        select: { ...IMPORT_SUMMARY_SELECT, errors: true },
+      });
       if (!row) return null;
-      const report = (row.errors ?? {}) as { models?: Record<string, string>; skippedModels?: string[]; unshortlistedModels?: string[]; warnings?: string[] };
-      return { ...summaryFrom(row, true, report.warnings ?? []), models: report.models ?? {}, skippedModels: report.skippedModels ?? [], unshortlistedModels: report.unshortlistedModels ?? [], stored: row.rowCount };
+      const report = (row.errors ?? {}) as {
+        models?: Record<string, string>;
+        skippedModels?: string[];
+        unshortlistedModels?: string[];
+        warnings?: string[];
+      };
+      return {
+        ...summaryFrom(row, true, report.warnings ?? []),
+        models: report.models ?? {},
+        skippedModels: report.skippedModels ?? [],
+        unshortlistedModels: report.unshortlistedModels ?? [],
+        stored: row.rowCount,
+      };
     };
     const before = await findExisting();
     if (before) return before;
     const result = parse(await readText(spooled));
     if (!result.ok) throw new ImportRejected(result.errors, result.errorCount, result.format);
-    if (result.records.length > limits.maxRows) throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${result.records.length} records; the limit is ${limits.maxRows}.`);
-    const { map, skipped, unattached } = await mapModels(decisionId, result.records.map((r) => r.model), parsedOptions, result.format, keepUnmatched);
+    if (result.records.length > limits.maxRows)
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `The file has ${result.records.length} records; the limit is ${limits.maxRows}.`,
+      );
+    const { map, skipped, unattached } = await mapModels(
+      decisionId,
+      result.records.map((r) => r.model),
+      parsedOptions,
+      result.format,
+      keepUnmatched,
+    );
     const keep = new Set(unattached);
     const kept = result.records.flatMap((record) => {
       const candidateId = map.get(record.model) ?? null;
@@ -120,7 +204,10 @@ async function importPublic<R extends { model: string }>(
         // The row lock and the editability rule inside the transaction (see lockImportableDecision).
         await lockEditableDecision(tx, decisionId, "SHARE");
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
-        const again = await tx.import.findFirst({ where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" }, select: { id: true } });
+        const again = await tx.import.findFirst({
+          where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
+          select: { id: true },
+        });
         if (again) return null;
         const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
           decisionId,
@@ -134,7 +221,15 @@ async function importPublic<R extends { model: string }>(
           errors: report,
           importedById: actor.id,
         });
-        const row = { id, kind, format: result.format, producerVersion: result.producerVersion ?? null, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, rowCount: 0 };
+        const row = {
+          id,
+          kind,
+          format: result.format,
+          producerVersion: result.producerVersion ?? null,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          rowCount: 0,
+        };
         const stored = await store(tx, row.id, kept);
         await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
         await recordAudit(tx, {
@@ -143,10 +238,28 @@ async function importPublic<R extends { model: string }>(
           entityType: "Import",
           entityId: row.id,
           decisionId,
-          after: { kind, importId: row.id, format: result.format, producerVersion: result.producerVersion ?? null, fileName: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes, stored, models, skippedModels: skipped, unshortlistedModels: unattached.length },
+          after: {
+            kind,
+            importId: row.id,
+            format: result.format,
+            producerVersion: result.producerVersion ?? null,
+            fileName: spooled.name,
+            sha256: spooled.sha256,
+            sizeBytes: spooled.sizeBytes,
+            stored,
+            models,
+            skippedModels: skipped,
+            unshortlistedModels: unattached.length,
+          },
           request: options.request,
         });
-        return { ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings), models, skippedModels: skipped, unshortlistedModels: unattached, stored };
+        return {
+          ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings),
+          models,
+          skippedModels: skipped,
+          unshortlistedModels: unattached,
+          stored,
+        };
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
@@ -155,14 +268,27 @@ async function importPublic<R extends { model: string }>(
     if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
     return after;
   } catch (error) {
-    throw await auditRejectedImport(database, actor, decisionId, kind, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes }, error, options.request);
+    throw await auditRejectedImport(
+      database,
+      actor,
+      decisionId,
+      kind,
+      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
+      error,
+      options.request,
+    );
   } finally {
     await spooled.cleanup();
   }
 }
 
 /** Leaderboard scores (stage 1/2 evidence), each format detected from the content unless chosen. */
-export function importLeaderboard(actor: Actor, decisionId: string, file: UploadFile, options: PublicImportOptions = {}): Promise<PublicImportResult> {
+export function importLeaderboard(
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: PublicImportOptions = {},
+): Promise<PublicImportResult> {
   return importPublic<LeaderboardRecord>(
     "LEADERBOARD",
     actor,
@@ -200,7 +326,12 @@ export function importLeaderboard(actor: Actor, decisionId: string, file: Upload
 const pct = (p: Pct | undefined) => (p === undefined ? undefined : JSON.parse(JSON.stringify(p)));
 
 /** Serving benchmarks (stage 5), units normalised to ms by the parsers, TPOT to Verdict's definition. */
-export function importServing(actor: Actor, decisionId: string, file: UploadFile, options: PublicImportOptions = {}): Promise<PublicImportResult> {
+export function importServing(
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: PublicImportOptions = {},
+): Promise<PublicImportResult> {
   return importPublic<ServingRecord>(
     "SERVING",
     actor,

@@ -48,17 +48,43 @@ export async function getEvidenceOverview(actor: Actor, decisionId: string) {
       candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true } },
       datasets: {
         orderBy: { createdAt: "asc" },
-        select: { id: true, name: true, versions: { orderBy: { version: "desc" }, select: { id: true, version: true, itemCount: true, positiveCount: true, createdAt: true } } },
+        select: {
+          id: true,
+          name: true,
+          versions: {
+            orderBy: { version: "desc" },
+            select: { id: true, version: true, itemCount: true, positiveCount: true, createdAt: true },
+          },
+        },
       },
       imports: {
         orderBy: { createdAt: "desc" },
         take: 50,
-        select: { id: true, kind: true, format: true, producerVersion: true, fileName: true, sha256: true, sizeBytes: true, rowCount: true, createdAt: true, importedBy: { select: { name: true } } },
+        select: {
+          id: true,
+          kind: true,
+          format: true,
+          producerVersion: true,
+          fileName: true,
+          sha256: true,
+          sizeBytes: true,
+          rowCount: true,
+          createdAt: true,
+          importedBy: { select: { name: true } },
+        },
       },
       evalRuns: {
         orderBy: { id: "desc" },
         take: 50,
-        select: { id: true, status: true, progress: true, itemCount: true, missingCount: true, candidate: { select: { name: true } }, datasetVersion: { select: { id: true, version: true, dataset: { select: { name: true } } } } },
+        select: {
+          id: true,
+          status: true,
+          progress: true,
+          itemCount: true,
+          missingCount: true,
+          candidate: { select: { name: true } },
+          datasetVersion: { select: { id: true, version: true, dataset: { select: { name: true } } } },
+        },
       },
     },
   });

@@ -49,7 +49,15 @@ describe("orphaned upload spool files", () => {
     await folder("verdict-upload-Ab12Cd", 30 * MINUTES); // the format without a pid
     await folder("something-else", 30 * MINUTES);
     // A spool of this process in progress (not cleaned up yet), made old.
-    const live = await spool({ name: "in-progress.csv", stream: (async function* () { yield Buffer.from("id,label\na,1\n"); })() }, { maxBytes: 1 << 20, maxRows: 10, keepContentBytes: 0 });
+    const live = await spool(
+      {
+        name: "in-progress.csv",
+        stream: (async function* () {
+          yield Buffer.from("id,label\na,1\n");
+        })(),
+      },
+      { maxBytes: 1 << 20, maxRows: 10, keepContentBytes: 0 },
+    );
     const liveDir = path.dirname(live.path);
     expect(path.dirname(liveDir)).toBe(dir);
     expect(path.basename(liveDir)).toMatch(new RegExp(`^verdict-upload-${process.pid}-`));
@@ -57,8 +65,17 @@ describe("orphaned upload spool files", () => {
     await utimes(liveDir, old, old);
 
     const removed = await removeOrphanedSpools(dir, 10 * MINUTES);
-    expect(removed.map((p) => path.basename(p)).sort()).toEqual([`verdict-upload-${dead}-old1`, `verdict-upload-${process.pid}-gone1`, "verdict-upload-Ab12Cd"].sort());
-    expect((await readdir(dir)).sort()).toEqual([path.basename(liveDir), "something-else", `verdict-upload-${dead}-new1`, `verdict-upload-${process.ppid}-live1`].sort());
+    expect(removed.map((p) => path.basename(p)).sort()).toEqual(
+      [`verdict-upload-${dead}-old1`, `verdict-upload-${process.pid}-gone1`, "verdict-upload-Ab12Cd"].sort(),
+    );
+    expect((await readdir(dir)).sort()).toEqual(
+      [
+        path.basename(liveDir),
+        "something-else",
+        `verdict-upload-${dead}-new1`,
+        `verdict-upload-${process.ppid}-live1`,
+      ].sort(),
+    );
 
     // Once the upload is done its folder goes with it; nothing is left to sweep.
     await live.cleanup();
@@ -69,7 +86,9 @@ describe("orphaned upload spool files", () => {
     const big = (async function* () {
       for (let i = 0; i < 100; i++) yield Buffer.alloc(64 * 1024, 0x61);
     })();
-    await expect(spool({ name: "big.csv", stream: big }, { maxBytes: 1 << 20, maxRows: 10, keepContentBytes: 0 })).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    await expect(
+      spool({ name: "big.csv", stream: big }, { maxBytes: 1 << 20, maxRows: 10, keepContentBytes: 0 }),
+    ).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -26,12 +26,26 @@ export interface StreamState extends RowStream {
 export type { Typed };
 
 /** Typed rows with their lines, in batches (lib/ingest's walk); issues go to `state.issues`; more than `maxRows` rows is a 413. */
-export function typedRows<R>(file: string, format: TabularFormat, spec: RowSpec<R>, state: StreamState, maxRows: number): AsyncGenerator<Typed<R>[]> {
-  return ingestTypedRows(file, format, spec, state, { rows: maxRows, error: () => tooLarge("its row count", maxRows, "rows") });
+export function typedRows<R>(
+  file: string,
+  format: TabularFormat,
+  spec: RowSpec<R>,
+  state: StreamState,
+  maxRows: number,
+): AsyncGenerator<Typed<R>[]> {
+  return ingestTypedRows(file, format, spec, state, {
+    rows: maxRows,
+    error: () => tooLarge("its row count", maxRows, "rows"),
+  });
 }
 
 /** CSV chunks of valid rows for COPY, prefixed by the parent key; stops sending after the first issue. */
-export async function* copyChunks<R>(rows: AsyncIterable<Typed<R>[]>, spec: RowSpec<R>, state: StreamState, prefix: string): AsyncGenerator<string> {
+export async function* copyChunks<R>(
+  rows: AsyncIterable<Typed<R>[]>,
+  spec: RowSpec<R>,
+  state: StreamState,
+  prefix: string,
+): AsyncGenerator<string> {
   const buffer = new ChunkBuffer();
   for await (const batch of rows) {
     if (state.issues.failed) continue;
@@ -52,7 +66,13 @@ export const isUniqueViolation = (error: unknown) => (error as { code?: string }
  * (id, line) and lists every repeated id with its line, plus the validation issues found on the
  * way. Runs in its own transaction that is rolled back.
  */
-export async function duplicateReport<R>(tx: RawTx, file: string, format: TabularFormat, spec: RowSpec<R>, maxRows: number): Promise<Issues> {
+export async function duplicateReport<R>(
+  tx: RawTx,
+  file: string,
+  format: TabularFormat,
+  spec: RowSpec<R>,
+  maxRows: number,
+): Promise<Issues> {
   const state: StreamState = { issues: new Issues(), rows: 0 };
   await tx.query(`CREATE TEMP TABLE verdict_ids ("itemId" text, line int) ON COMMIT DROP`);
   async function* chunks() {
@@ -77,7 +97,8 @@ export async function duplicateReport<R>(tx: RawTx, file: string, format: Tabula
   );
   const issues = state.issues;
   const reported = Number(count);
-  for (const d of dups) issues.add({ line: d.line, field: "id", value: d.itemId, reason: `duplicate id (first seen on line ${d.first})` });
+  for (const d of dups)
+    issues.add({ line: d.line, field: "id", value: d.itemId, reason: `duplicate id (first seen on line ${d.first})` });
   issues.count += Math.max(0, reported - dups.length);
   return issues;
 }

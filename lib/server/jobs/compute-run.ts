@@ -12,6 +12,8 @@ export async function computeRunAndComparisons(database: Database, runId: number
   const run = await database.prisma.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { decisionId: true } });
   // Several runs recomputed after one parameter change: each job has marked its own run DONE
   // before this check, so the last one to get here sees none left and pairs them all once.
-  const waiting = await database.prisma.evalRun.count({ where: { decisionId: run.decisionId, status: { in: ["PENDING", "RUNNING"] } } });
+  const waiting = await database.prisma.evalRun.count({
+    where: { decisionId: run.decisionId, status: { in: ["PENDING", "RUNNING"] } },
+  });
   if (waiting === 0) await computeComparisons(database, run.decisionId);
 }

@@ -22,7 +22,11 @@ import { computeRunAndComparisons } from "./compute-run";
 export const COMPUTE_RUN_QUEUE: (typeof JOB_QUEUES)[number] = "compute-eval-run";
 
 type Boss = import("pg-boss");
-const holder = globalThis as typeof globalThis & { __verdictBoss?: Promise<Boss>; __verdictInline?: Promise<void>; __verdictInlineRuns?: Set<number> };
+const holder = globalThis as typeof globalThis & {
+  __verdictBoss?: Promise<Boss>;
+  __verdictInline?: Promise<void>;
+  __verdictInlineRuns?: Set<number>;
+};
 const inlineRuns = (holder.__verdictInlineRuns ??= new Set<number>());
 
 export function queueEnabled(database: Database): boolean {
@@ -43,7 +47,11 @@ export async function enqueueComputeRun(database: Database, runId: number): Prom
   const boss = await startBoss(env().VERDICT_WORKER !== "0" ? database : null);
   // No pg-boss retries: a job's failure is stored on its run (FAILED with the message), and a job
   // lost with its process is found and re-queued by the recovery sweep.
-  await boss.send(COMPUTE_RUN_QUEUE, { runId }, { retryLimit: 0, expireInSeconds: await expirySeconds(database, runId) });
+  await boss.send(
+    COMPUTE_RUN_QUEUE,
+    { runId },
+    { retryLimit: 0, expireInSeconds: await expirySeconds(database, runId) },
+  );
 }
 
 /**
@@ -103,14 +111,21 @@ export function startBoss(workFor: Database | null): Promise<Boss> {
 }
 
 async function workQueue(boss: Boss, database: Database) {
-  await boss.work<{ runId: number }>(COMPUTE_RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs: { data: { runId: number } }[]) => {
-    for (const job of jobs) await computeRunAndComparisons(database, job.data.runId);
-  });
+  await boss.work<{ runId: number }>(
+    COMPUTE_RUN_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 1 },
+    async (jobs: { data: { runId: number } }[]) => {
+      for (const job of jobs) await computeRunAndComparisons(database, job.data.runId);
+    },
+  );
 }
 
 /** For scripts/worker.ts: work the queue until stopped. */
 export async function runWorker(database: Database): Promise<() => Promise<void>> {
-  if (database.mode !== "server") throw new Error("The job worker needs DATABASE_URL (a PostgreSQL server); the embedded database runs jobs in the web process.");
+  if (database.mode !== "server")
+    throw new Error(
+      "The job worker needs DATABASE_URL (a PostgreSQL server); the embedded database runs jobs in the web process.",
+    );
   const boss = await startBoss(database);
   return async () => {
     await boss.stop({ graceful: true, wait: true });

@@ -14,23 +14,31 @@ process.env.VERDICT_JOBS = "inline";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 const runRow = async (id: number) =>
-  (await db()).evalRun.findUniqueOrThrow({ where: { id }, select: { status: true, recoveries: true, error: true, computedAt: true, metrics: true } });
+  (await db()).evalRun.findUniqueOrThrow({
+    where: { id },
+    select: { status: true, recoveries: true, error: true, computedAt: true, metrics: true },
+  });
 
 describe("crash recovery of eval runs", () => {
   it("a job killed mid-computation leaves its run RUNNING; recovery re-queues it and no run stays RUNNING", async () => {
     const { decisionId, runId } = await makePendingRun(150_000);
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/fixtures/jobs/compute-child.ts", String(runId)], {
-      cwd: ROOT,
-      env: { ...process.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "test/fixtures/jobs/compute-child.ts", String(runId)],
+      {
+        cwd: ROOT,
+        env: { ...process.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (d) => (output += String(d)));
     child.stderr.on("data", (d) => (output += String(d)));
     const exited = once(child, "exit");
     try {
       const started = Date.now();
-      while ((await runRow(runId)).status !== "RUNNING" && child.exitCode === null && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 50));
+      while ((await runRow(runId)).status !== "RUNNING" && child.exitCode === null && Date.now() - started < 60_000)
+        await new Promise((r) => setTimeout(r, 50));
       expect((await runRow(runId)).status, output).toBe("RUNNING");
       // While the job lives, it holds the run's lock: recovery leaves it alone.
       expect(await recoverLostRuns(await database(), { decisionId })).toEqual({ requeued: [], failed: [] });
@@ -56,12 +64,25 @@ describe("crash recovery of eval runs", () => {
     expect(await (await db()).evalRun.count({ where: { decisionId, status: "RUNNING" } })).toBe(0);
 
     const prisma = await db();
-    const recovered = await prisma.auditEvent.findMany({ where: { action: "eval_run.recovered", entityId: String(runId) } });
+    const recovered = await prisma.auditEvent.findMany({
+      where: { action: "eval_run.recovered", entityId: String(runId) },
+    });
     expect(recovered).toHaveLength(1);
-    expect(recovered[0]).toMatchObject({ actorId: null, decisionId, before: { status: "RUNNING" }, after: { status: "PENDING", outcome: "requeued", recoveries: 1 } });
-    const computed = await prisma.auditEvent.findMany({ where: { action: "eval_run.computed", entityId: String(runId) } });
+    expect(recovered[0]).toMatchObject({
+      actorId: null,
+      decisionId,
+      before: { status: "RUNNING" },
+      after: { status: "PENDING", outcome: "requeued", recoveries: 1 },
+    });
+    const computed = await prisma.auditEvent.findMany({
+      where: { action: "eval_run.computed", entityId: String(runId) },
+    });
     expect(computed).toHaveLength(1);
-    expect(computed[0]!.after).toMatchObject({ status: "DONE", itemCount: 150_000, metricsSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(computed[0]!.after).toMatchObject({
+      status: "DONE",
+      itemCount: 150_000,
+      metricsSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   }, 180_000);
 
   it("a PENDING run whose in-process job is gone is re-queued after the grace period, not before", async () => {
@@ -71,7 +92,10 @@ describe("crash recovery of eval runs", () => {
     // Another process may hold it in its memory for a while.
     expect(await recoverLostRuns(await database(), { decisionId })).toEqual({ requeued: [], failed: [] });
     const later = new Date(Date.now() + PENDING_GRACE_MS + 1000);
-    expect(await recoverLostRuns(await database(), { decisionId, now: later })).toEqual({ requeued: [runId], failed: [] });
+    expect(await recoverLostRuns(await database(), { decisionId, now: later })).toEqual({
+      requeued: [runId],
+      failed: [],
+    });
     await drainInlineJobs();
     expect((await runRow(runId)).status).toBe("DONE");
   });
@@ -84,8 +108,13 @@ describe("crash recovery of eval runs", () => {
     const run = await runRow(runId);
     expect(run.status).toBe("FAILED");
     expect(run.error).toMatch(/killed or crashed.*not retried/);
-    const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: "eval_run.recovered", entityId: String(runId) } });
-    expect(event).toMatchObject({ decisionId, after: { status: "FAILED", outcome: "failed", recoveries: MAX_RECOVERIES } });
+    const event = await prisma.auditEvent.findFirstOrThrow({
+      where: { action: "eval_run.recovered", entityId: String(runId) },
+    });
+    expect(event).toMatchObject({
+      decisionId,
+      after: { status: "FAILED", outcome: "failed", recoveries: MAX_RECOVERIES },
+    });
   });
 
   it("a stale or duplicate job leaves a computed run as it is (its computedAt, hence the pack, unchanged)", async () => {
@@ -95,6 +124,8 @@ describe("crash recovery of eval runs", () => {
     expect(before.status).toBe("DONE");
     expect(await computeEvalRun(await database(), runId)).toBe(false);
     expect((await runRow(runId)).computedAt).toEqual(before.computedAt);
-    expect(await (await db()).auditEvent.count({ where: { action: "eval_run.computed", entityId: String(runId) } })).toBe(1);
+    expect(
+      await (await db()).auditEvent.count({ where: { action: "eval_run.computed", entityId: String(runId) } }),
+    ).toBe(1);
   });
 });

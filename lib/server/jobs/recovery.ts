@@ -35,7 +35,10 @@ export interface RecoveryReport {
 }
 
 /** `decisionId` limits the sweep to one decision's runs (tests sharing a database); `now` is the sweep's time. */
-export async function recoverLostRuns(database: Database, { now = new Date(), decisionId }: { now?: Date; decisionId?: string } = {}): Promise<RecoveryReport> {
+export async function recoverLostRuns(
+  database: Database,
+  { now = new Date(), decisionId }: { now?: Date; decisionId?: string } = {},
+): Promise<RecoveryReport> {
   const prisma = database.prisma;
   const report: RecoveryReport = { requeued: [], failed: [] };
   const runs = await prisma.evalRun.findMany({
@@ -47,14 +50,20 @@ export async function recoverLostRuns(database: Database, { now = new Date(), de
   const local = inProcessRuns();
   const session = database.mode === "server" ? await lockSession(database) : null;
   try {
-    const waiting = database.mode === "server" && queueEnabled(database) ? await queuedRunIds(database) : new Set<number>();
+    const waiting =
+      database.mode === "server" && queueEnabled(database) ? await queuedRunIds(database) : new Set<number>();
     for (const run of runs) {
       if (local.has(run.id)) continue;
       if (session && !(await tryLockRun(session, run.id))) continue; // a job is computing it
       try {
         if (run.status === "PENDING") {
           if (database.mode === "server" && queueEnabled(database) && waiting.has(run.id)) continue;
-          if (database.mode === "server" && !queueEnabled(database) && now.getTime() - (run.queuedAt ?? run.createdAt).getTime() < PENDING_GRACE_MS) continue;
+          if (
+            database.mode === "server" &&
+            !queueEnabled(database) &&
+            now.getTime() - (run.queuedAt ?? run.createdAt).getTime() < PENDING_GRACE_MS
+          )
+            continue;
         }
         const outcome = await settleLostRun(database, run);
         if (outcome) report[outcome].push(run.id);
@@ -71,7 +80,10 @@ export async function recoverLostRuns(database: Database, { now = new Date(), de
 }
 
 /** Re-queues a lost run (PENDING, recoveries + 1) or, lost too often, fails it with the reason; audited. Conditional on the status it was seen in. */
-async function settleLostRun(database: Database, run: { id: number; status: "PENDING" | "RUNNING" | "DONE" | "FAILED"; recoveries: number; decisionId: string }): Promise<"requeued" | "failed" | null> {
+async function settleLostRun(
+  database: Database,
+  run: { id: number; status: "PENDING" | "RUNNING" | "DONE" | "FAILED"; recoveries: number; decisionId: string },
+): Promise<"requeued" | "failed" | null> {
   const giveUp = run.recoveries + 1 >= MAX_RECOVERIES;
   const reason =
     run.status === "RUNNING"
@@ -81,7 +93,9 @@ async function settleLostRun(database: Database, run: { id: number; status: "PEN
   return database.prisma.$transaction(async (tx) => {
     const { count } = await tx.evalRun.updateMany({
       where: { id: run.id, status: run.status },
-      data: giveUp ? { status: "FAILED", error, recoveries: { increment: 1 } } : { status: "PENDING", progress: 0, recoveries: { increment: 1 } },
+      data: giveUp
+        ? { status: "FAILED", error, recoveries: { increment: 1 } }
+        : { status: "PENDING", progress: 0, recoveries: { increment: 1 } },
     });
     if (count !== 1) return null;
     await recordAudit(tx, {
@@ -91,7 +105,12 @@ async function settleLostRun(database: Database, run: { id: number; status: "PEN
       entityId: String(run.id),
       decisionId: run.decisionId,
       before: { status: run.status },
-      after: { status: giveUp ? "FAILED" : "PENDING", outcome: giveUp ? "failed" : "requeued", reason, recoveries: run.recoveries + 1 },
+      after: {
+        status: giveUp ? "FAILED" : "PENDING",
+        outcome: giveUp ? "failed" : "requeued",
+        reason,
+        recoveries: run.recoveries + 1,
+      },
     });
     return giveUp ? "failed" : "requeued";
   });
@@ -99,7 +118,9 @@ async function settleLostRun(database: Database, run: { id: number; status: "PEN
 
 /** Runs with a job of the queue waiting, or active and not expired (pg-boss keeps its jobs in pgboss.job). */
 async function queuedRunIds(database: Database & { mode: "server" }): Promise<Set<number>> {
-  const { rows: exists } = await database.pool.query<{ table: string | null }>(`SELECT to_regclass('pgboss.job')::text AS table`);
+  const { rows: exists } = await database.pool.query<{ table: string | null }>(
+    `SELECT to_regclass('pgboss.job')::text AS table`,
+  );
   if (!exists[0]?.table) return new Set(); // the queue never started: nothing is queued
   const { rows } = await database.pool.query<{ runId: number }>(
     `SELECT DISTINCT (data->>'runId')::int AS "runId" FROM pgboss.job
@@ -112,19 +133,28 @@ async function queuedRunIds(database: Database & { mode: "server" }): Promise<Se
 /** One sweep: lost runs, orphaned spool files, old throttles and progress. Each part's failure is logged, not thrown. */
 export async function sweep(database: Database): Promise<void> {
   const parts: [string, () => Promise<unknown>][] = [
-    ["eval runs", async () => {
-      const { requeued, failed } = await recoverLostRuns(database);
-      if (requeued.length || failed.length) console.log(`recovery: eval runs re-queued [${requeued.join(", ")}], failed [${failed.join(", ")}]`);
-    }],
-    ["spool files", async () => {
-      const removed = await removeOrphanedSpools(undefined, ORPHANED_SPOOL_AGE_MS);
-      if (removed.length) console.log(`recovery: removed ${removed.length} orphaned upload spool folder(s)`);
-    }],
+    [
+      "eval runs",
+      async () => {
+        const { requeued, failed } = await recoverLostRuns(database);
+        if (requeued.length || failed.length)
+          console.log(`recovery: eval runs re-queued [${requeued.join(", ")}], failed [${failed.join(", ")}]`);
+      },
+    ],
+    [
+      "spool files",
+      async () => {
+        const removed = await removeOrphanedSpools(undefined, ORPHANED_SPOOL_AGE_MS);
+        if (removed.length) console.log(`recovery: removed ${removed.length} orphaned upload spool folder(s)`);
+      },
+    ],
     ["sign-in throttles", () => forgetOldSignInFailures()],
     ["upload progress", () => forgetOldProgress()],
   ];
   for (const [what, part] of parts) {
-    await part().catch((error: unknown) => console.error(`recovery (${what}):`, error instanceof Error ? error.message : error));
+    await part().catch((error: unknown) =>
+      console.error(`recovery (${what}):`, error instanceof Error ? error.message : error),
+    );
   }
 }
 
@@ -133,7 +163,10 @@ export async function sweep(database: Database): Promise<void> {
  * restarted server must not wait for a new upload to pick up the jobs queued before), then sweep
  * now and every SWEEP_INTERVAL_MS. Once per process.
  */
-export async function startMaintenance(database: Database, { workQueue = env().VERDICT_WORKER !== "0" } = {}): Promise<void> {
+export async function startMaintenance(
+  database: Database,
+  { workQueue = env().VERDICT_WORKER !== "0" } = {},
+): Promise<void> {
   const holder = globalThis as typeof globalThis & { __verdictMaintenance?: boolean };
   if (holder.__verdictMaintenance) return;
   holder.__verdictMaintenance = true;

@@ -34,7 +34,10 @@ export async function lockSession(database: Database & { mode: "server" }): Prom
 }
 
 export async function tryLockRun(client: pg.Client, runId: number): Promise<boolean> {
-  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS locked", [RUN_LOCK_CLASS, runId]);
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS locked", [
+    RUN_LOCK_CLASS,
+    runId,
+  ]);
   return rows[0]?.locked === true;
 }
 

@@ -14,7 +14,16 @@ import { writeRunItemsOnce } from "./run-items";
 const N = 200_000;
 const LIMIT = 51;
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Alias?: string; "Actual Rows"?: number; "Actual Loops"?: number; "Scan Direction"?: string; Plans?: PlanNode[] };
+type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Alias?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Scan Direction"?: string;
+  Plans?: PlanNode[];
+};
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
@@ -32,7 +41,16 @@ async function plan(sql: string, params: unknown[]): Promise<PlanNode[]> {
 /** No sort, no sequential or bitmap scan, no hash of a whole table: only ordered index scans on RunItem. */
 function expectIndexOnly(nodes: PlanNode[]) {
   const types = nodes.map((n) => n["Node Type"]);
-  for (const forbidden of ["Sort", "Incremental Sort", "Seq Scan", "Bitmap Heap Scan", "Hash", "Hash Join", "Materialize"]) expect(types, `plan has ${forbidden}: ${types.join(" > ")}`).not.toContain(forbidden);
+  for (const forbidden of [
+    "Sort",
+    "Incremental Sort",
+    "Seq Scan",
+    "Bitmap Heap Scan",
+    "Hash",
+    "Hash Join",
+    "Materialize",
+  ])
+    expect(types, `plan has ${forbidden}: ${types.join(" > ")}`).not.toContain(forbidden);
   expect(types[0]).toBe("Limit");
 }
 
@@ -52,11 +70,30 @@ describe("the drill-down's query plans at scale", () => {
     const analyst = await makeActor(["ANALYST"]);
     const { id: decisionId } = await makeDecision(analyst);
     const prisma = await db();
-    const [a, b] = await Promise.all(["A", "B"].map((n) => prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "p" }, select: { id: true } })));
+    const [a, b] = await Promise.all(
+      ["A", "B"].map((n) =>
+        prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "p" }, select: { id: true } }),
+      ),
+    );
     const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("big") }, select: { id: true } });
-    versionId = (await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: N, positiveCount: N / 50 }, select: { id: true } })).id;
-    runA = (await prisma.evalRun.create({ data: { decisionId, candidateId: a!.id, datasetVersionId: versionId }, select: { id: true } })).id;
-    runB = (await prisma.evalRun.create({ data: { decisionId, candidateId: b!.id, datasetVersionId: versionId }, select: { id: true } })).id;
+    versionId = (
+      await prisma.datasetVersion.create({
+        data: { datasetId: dataset.id, version: 1, itemCount: N, positiveCount: N / 50 },
+        select: { id: true },
+      })
+    ).id;
+    runA = (
+      await prisma.evalRun.create({
+        data: { decisionId, candidateId: a!.id, datasetVersionId: versionId },
+        select: { id: true },
+      })
+    ).id;
+    runB = (
+      await prisma.evalRun.create({
+        data: { decisionId, candidateId: b!.id, datasetVersionId: versionId },
+        select: { id: true },
+      })
+    ).id;
     const d = await database();
     if (d.mode !== "server") throw new Error("the plan test needs the PostgreSQL server");
     const client = await d.pool.connect();
@@ -72,11 +109,22 @@ describe("the drill-down's query plans at scale", () => {
     await d.pool.query(`ANALYZE "RunItem"; ANALYZE "DatasetItem"; ANALYZE "Prediction"`);
   }, 240_000);
 
-  const context = (overrides: Partial<ScanContext> = {}): ScanContext => ({ runId: runA, threshold: 0.5, slice: undefined, vs: null, ...overrides });
+  const context = (overrides: Partial<ScanContext> = {}): ScanContext => ({
+    runId: runA,
+    threshold: 0.5,
+    slice: undefined,
+    vs: null,
+    ...overrides,
+  });
 
   it("a cell's first page and a page 150,000 items deep are each one index range read from the cursor, LIMIT entries only", async () => {
     expect(await (await db()).runItem.count({ where: { evalRunId: runA } })).toBe(N);
-    for (const [cell, from] of [["FN", null], ["TN", null], ["TN", await deepPosition("TN", 150_000)], ["FN", await deepPosition("FN", 300)]] as const) {
+    for (const [cell, from] of [
+      ["FN", null],
+      ["TN", null],
+      ["TN", await deepPosition("TN", 150_000)],
+      ["FN", await deepPosition("FN", 300)],
+    ] as const) {
       const { sql, params } = cellScanQuery(context(), cell, from, false, LIMIT);
       const nodes = await plan(sql, params);
       expectIndexOnly(nodes);
@@ -89,13 +137,24 @@ describe("the drill-down's query plans at scale", () => {
 
   it("a previous page reads the same index backwards; a slice uses the slice index", async () => {
     const deep = await deepPosition("TN", 100_000);
-    const back = await plan(...Object.values(cellScanQuery(context(), "TN", deep, true, LIMIT)) as [string, unknown[]]);
+    const back = await plan(
+      ...(Object.values(cellScanQuery(context(), "TN", deep, true, LIMIT)) as [string, unknown[]]),
+    );
     expectIndexOnly(back);
-    expect(back.find((n) => n.Alias === "r")).toMatchObject({ "Index Name": "RunItem_evalRunId_label_orderKey_itemId_idx", "Scan Direction": "Backward", "Actual Rows": LIMIT });
+    expect(back.find((n) => n.Alias === "r")).toMatchObject({
+      "Index Name": "RunItem_evalRunId_label_orderKey_itemId_idx",
+      "Scan Direction": "Backward",
+      "Actual Rows": LIMIT,
+    });
 
-    const slice = await plan(...Object.values(cellScanQuery(context({ slice: "slice-3" }), "TN", deep, false, LIMIT)) as [string, unknown[]]);
+    const slice = await plan(
+      ...(Object.values(cellScanQuery(context({ slice: "slice-3" }), "TN", deep, false, LIMIT)) as [string, unknown[]]),
+    );
     expectIndexOnly(slice);
-    expect(slice.find((n) => n.Alias === "r")).toMatchObject({ "Index Name": "RunItem_evalRunId_slice_label_orderKey_itemId_idx", "Actual Rows": LIMIT });
+    expect(slice.find((n) => n.Alias === "r")).toMatchObject({
+      "Index Name": "RunItem_evalRunId_slice_label_orderKey_itemId_idx",
+      "Actual Rows": LIMIT,
+    });
   });
 
   it("errors only this run makes probe the other run's items by primary key, item by item", async () => {
@@ -117,6 +176,9 @@ describe("the drill-down's query plans at scale", () => {
     expect(types).not.toContain("Seq Scan");
     expect(types).not.toContain("Hash");
     // An index scan names its index itself; a bitmap heap scan through its Bitmap Index Scan child (the planner may pick either).
-    expect([...new Set(nodes.map((n) => n["Index Name"]).filter(Boolean))].sort()).toEqual(["DatasetItem_pkey", "Prediction_pkey"]);
+    expect([...new Set(nodes.map((n) => n["Index Name"]).filter(Boolean))].sort()).toEqual([
+      "DatasetItem_pkey",
+      "Prediction_pkey",
+    ]);
   });
 });

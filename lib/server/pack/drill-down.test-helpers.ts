@@ -29,23 +29,59 @@ export async function seedDrillDecision() {
   const analyst = await makeActor(["ANALYST"]);
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
-  const [a, b, c] = await Promise.all(["A", "B", "C"].map((n) => prisma.candidate.create({ data: { decisionId, name: unique(n), provider: "p", operatingThreshold: 0.5 }, select: { id: true, name: true } })));
+  const [a, b, c] = await Promise.all(
+    ["A", "B", "C"].map((n) =>
+      prisma.candidate.create({
+        data: { decisionId, name: unique(n), provider: "p", operatingThreshold: 0.5 },
+        select: { id: true, name: true },
+      }),
+    ),
+  );
   const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
-  const version = await prisma.datasetVersion.create({ data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: 6 }, select: { id: true } });
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: 6 },
+    select: { id: true },
+  });
   await prisma.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
-  await prisma.datasetItem.createMany({ data: items.map((i) => ({ datasetVersionId: version.id, itemId: i.id, label: i.label, slice: i.slice, text: i.id === "i07" ? "=HYPERLINK(\"x\")" : `text of ${i.id}, with a comma` })) });
-  const runOf = async (candidateId: string) => prisma.evalRun.create({ data: { decisionId, candidateId, datasetVersionId: version.id }, select: { id: true } });
+  await prisma.datasetItem.createMany({
+    data: items.map((i) => ({
+      datasetVersionId: version.id,
+      itemId: i.id,
+      label: i.label,
+      slice: i.slice,
+      text: i.id === "i07" ? '=HYPERLINK("x")' : `text of ${i.id}, with a comma`,
+    })),
+  });
+  const runOf = async (candidateId: string) =>
+    prisma.evalRun.create({ data: { decisionId, candidateId, datasetVersionId: version.id }, select: { id: true } });
   const runA = await runOf(a!.id);
   await prisma.prediction.createMany({
-    data: items.flatMap((i) => (i.a === "missing" ? [] : [{ evalRunId: runA.id, itemId: i.id, score: i.a === "parse-failure" ? null : i.a, parseFailure: i.a === "parse-failure" }])),
+    data: items.flatMap((i) =>
+      i.a === "missing"
+        ? []
+        : [
+            {
+              evalRunId: runA.id,
+              itemId: i.id,
+              score: i.a === "parse-failure" ? null : i.a,
+              parseFailure: i.a === "parse-failure",
+            },
+          ],
+    ),
   });
   const runB = await runOf(b!.id);
   await prisma.prediction.createMany({ data: items.map((i) => ({ evalRunId: runB.id, itemId: i.id, score: i.b })) });
   // C gives hard labels only: predicted positive on i01, i02 and i06; a parse failure on negative i09.
   const runC = await runOf(c!.id);
-  await prisma.prediction.createMany({ data: items.map((i) => ({ evalRunId: runC.id, itemId: i.id, predicted: ["i01", "i02", "i06"].includes(i.id), parseFailure: i.id === "i09" })) });
+  await prisma.prediction.createMany({
+    data: items.map((i) => ({
+      evalRunId: runC.id,
+      itemId: i.id,
+      predicted: ["i01", "i02", "i06"].includes(i.id),
+      parseFailure: i.id === "i09",
+    })),
+  });
   for (const run of [runA, runB, runC]) await computeEvalRun(await database(), run.id);
   await computeComparisons(await database(), decisionId);
   return { analyst, decisionId, runA: runA.id, runB: runB.id, runC: runC.id, a: a!, b: b!, versionId: version.id };
 }
-

@@ -6,7 +6,12 @@ import { exportRunItemsCsv, listRunItems } from "./drill-down";
 import { ALL_A, items, seedDrillDecision as seed } from "./drill-down.test-helpers";
 
 /** Every id of a filter, page by page along the next links. */
-async function walkForward(actor: Parameters<typeof listRunItems>[0], decisionId: string, runId: number, query: Record<string, string>) {
+async function walkForward(
+  actor: Parameters<typeof listRunItems>[0],
+  decisionId: string,
+  runId: number,
+  query: Record<string, string>,
+) {
   const pages: string[][] = [];
   let after: string | undefined;
   for (;;) {
@@ -26,7 +31,14 @@ describe("drill-down to the items behind the pack's figures", () => {
     expect(first.items.map((i) => i.id)).toEqual(ALL_A);
     expect(first.total).toBe(11);
     expect(first.items.map((i) => i.cell)).toEqual(["FN", "FN", "FN", "FN", "FN", "FP", "FP", "FP", "TP", "TN", "TN"]);
-    expect(first.items[0]).toMatchObject({ id: "i04", label: true, score: null, parseFailure: true, missing: false, slice: "s2" });
+    expect(first.items[0]).toMatchObject({
+      id: "i04",
+      label: true,
+      score: null,
+      parseFailure: true,
+      missing: false,
+      slice: "s2",
+    });
     expect(first.items[1]).toMatchObject({ id: "i05", score: null, missing: true });
     expect(first.items[2]).toMatchObject({ id: "i02", score: 0.2, predicted: null, text: "text of i02, with a comma" });
 
@@ -43,7 +55,13 @@ describe("drill-down to the items behind the pack's figures", () => {
     expect(back1.previous).toBeNull();
     expect(p1.previous).toBeNull();
 
-    for (const [cell, ids] of [["FN", ["i04", "i05", "i02", "i11", "i03"]], ["FP", ["i07", "i06", "i10"]], ["TP", ["i01"]], ["TN", ["i09", "i08"]], ["errors", ALL_A.slice(0, 8)]] as const) {
+    for (const [cell, ids] of [
+      ["FN", ["i04", "i05", "i02", "i11", "i03"]],
+      ["FP", ["i07", "i06", "i10"]],
+      ["TP", ["i01"]],
+      ["TN", ["i09", "i08"]],
+      ["errors", ALL_A.slice(0, 8)],
+    ] as const) {
       const page = await listRunItems(analyst, decisionId, runA, { cell });
       expect(page.items.map((i) => i.id)).toEqual(ids);
       // The matrix's count of the cell (stored metrics) is the list's length.
@@ -70,7 +88,14 @@ describe("drill-down to the items behind the pack's figures", () => {
     // C: predicted labels; its parse failure on negative i09 is a false positive.
     const c = await listRunItems(analyst, decisionId, runC, { cell: "errors" });
     expect(c.run.scoreKind).toBe("hard-labels");
-    expect(c.items.map((i) => [i.id, i.cell])).toEqual([["i03", "FN"], ["i04", "FN"], ["i05", "FN"], ["i11", "FN"], ["i06", "FP"], ["i09", "FP"]]);
+    expect(c.items.map((i) => [i.id, i.cell])).toEqual([
+      ["i03", "FN"],
+      ["i04", "FN"],
+      ["i05", "FN"],
+      ["i11", "FN"],
+      ["i06", "FP"],
+      ["i09", "FP"],
+    ]);
   });
 
   it("lists the errors only this candidate makes against another candidate's run that counts, matching the stored McNemar counts", async () => {
@@ -79,42 +104,87 @@ describe("drill-down to the items behind the pack's figures", () => {
     expect(page.filter).toMatchObject({ cell: "errors", vs: runB });
     expect(page.items.map((i) => i.id)).toEqual(["i04", "i05", "i02", "i06", "i10"]);
     const prisma = await db();
-    const comparison = await prisma.runComparison.findFirstOrThrow({ where: { OR: [{ runAId: runA, runBId: runB }, { runAId: runB, runBId: runA }] }, select: { runAId: true, onlyACorrect: true, onlyBCorrect: true } });
+    const comparison = await prisma.runComparison.findFirstOrThrow({
+      where: {
+        OR: [
+          { runAId: runA, runBId: runB },
+          { runAId: runB, runBId: runA },
+        ],
+      },
+      select: { runAId: true, onlyACorrect: true, onlyBCorrect: true },
+    });
     // Errors only A makes are the items only B gets right.
     expect(page.items.length).toBe(comparison.runAId === runA ? comparison.onlyBCorrect : comparison.onlyACorrect);
     const fn = await listRunItems(analyst, decisionId, runA, { vs: String(runB), cell: "FN", limit: "2" });
     expect(fn.items.map((i) => i.id)).toEqual(["i04", "i05"]);
-    expect((await listRunItems(analyst, decisionId, runA, { vs: String(runB), cell: "FN", after: fn.next! })).items.map((i) => i.id)).toEqual(["i02"]);
+    expect(
+      (await listRunItems(analyst, decisionId, runA, { vs: String(runB), cell: "FN", after: fn.next! })).items.map(
+        (i) => i.id,
+      ),
+    ).toEqual(["i02"]);
     expect(page.compareWith.map((r) => r.runId).sort()).toContain(runB);
   });
 
   it("refuses a bad parameter naming it, a run that does not count as vs, and a reader without the pack's permission", async () => {
     const { analyst, decisionId, runA, runB, a, versionId } = await seed();
-    const issue = (field: string) => expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field })]) });
-    await expect(listRunItems(analyst, decisionId, runA, { cell: "XX" })).rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["cell"] })] });
-    await expect(listRunItems(analyst, decisionId, runA, { threshold: "abc" })).rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["threshold"] })] });
-    await expect(listRunItems(analyst, decisionId, runA, { limit: "501" })).rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["limit"] })] });
-    await expect(listRunItems(analyst, decisionId, runA, { offset: "20" })).rejects.toMatchObject({ issues: [expect.objectContaining({ code: "unrecognized_keys" })] });
-    await expect(listRunItems(analyst, decisionId, runA, { after: "bm90LWEtY3Vyc29y" })).rejects.toMatchObject({ code: "VALIDATION", details: issue("after") });
+    const issue = (field: string) =>
+      expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field })]) });
+    await expect(listRunItems(analyst, decisionId, runA, { cell: "XX" })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ path: ["cell"] })],
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { threshold: "abc" })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ path: ["threshold"] })],
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { limit: "501" })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ path: ["limit"] })],
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { offset: "20" })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ code: "unrecognized_keys" })],
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { after: "bm90LWEtY3Vyc29y" })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("after"),
+    });
     // A TN cursor is no position in the FN list.
     const tn = await listRunItems(analyst, decisionId, runA, { cell: "TN", limit: "1" });
-    await expect(listRunItems(analyst, decisionId, runA, { cell: "FN", after: tn.next! })).rejects.toMatchObject({ code: "VALIDATION", details: issue("after") });
-    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runB), cell: "TP" })).rejects.toMatchObject({ code: "VALIDATION", details: issue("cell") });
-    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runA) })).rejects.toMatchObject({ code: "VALIDATION", details: issue("vs") });
+    await expect(listRunItems(analyst, decisionId, runA, { cell: "FN", after: tn.next! })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("after"),
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runB), cell: "TP" })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("cell"),
+    });
+    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runA) })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("vs"),
+    });
     // A newer run of A supersedes runA: runA no longer counts, so it is compared with nothing.
     const prisma = await db();
-    const newer = await prisma.evalRun.create({ data: { decisionId, candidateId: a.id, datasetVersionId: versionId }, select: { id: true } });
+    const newer = await prisma.evalRun.create({
+      data: { decisionId, candidateId: a.id, datasetVersionId: versionId },
+      select: { id: true },
+    });
     await prisma.prediction.createMany({ data: items.map((i) => ({ evalRunId: newer.id, itemId: i.id, score: 0.5 })) });
     await computeEvalRun(await database(), newer.id);
-    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runB) })).rejects.toMatchObject({ code: "VALIDATION", details: issue("vs") });
-    await expect(listRunItems(analyst, decisionId, runB, { vs: String(runA) })).rejects.toMatchObject({ code: "VALIDATION", details: issue("vs") });
+    await expect(listRunItems(analyst, decisionId, runA, { vs: String(runB) })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("vs"),
+    });
+    await expect(listRunItems(analyst, decisionId, runB, { vs: String(runA) })).rejects.toMatchObject({
+      code: "VALIDATION",
+      details: issue("vs"),
+    });
     expect((await listRunItems(analyst, decisionId, runA, {})).run.countsInPack).toBe(false);
 
     const admin = await makeActor(["ADMIN"]);
     await expect(listRunItems(admin, decisionId, runA, {})).rejects.toMatchObject({ code: "FORBIDDEN" });
     const other = await makeDecision(analyst);
     await expect(listRunItems(analyst, other.id, runA, {})).rejects.toMatchObject({ code: "NOT_FOUND" });
-    const pending = await prisma.evalRun.create({ data: { decisionId, candidateId: a.id, datasetVersionId: versionId }, select: { id: true } });
+    const pending = await prisma.evalRun.create({
+      data: { decisionId, candidateId: a.id, datasetVersionId: versionId },
+      select: { id: true },
+    });
     await expect(listRunItems(analyst, decisionId, pending.id, {})).rejects.toMatchObject({ code: "CONFLICT" });
   });
 

@@ -3,7 +3,16 @@ import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { storedRunMetrics, type StoredRunMetrics } from "@/lib/evidence/run-input";
 import { exportRow } from "@/lib/ingest/csv-export";
-import { cellsOf, DEFAULT_PAGE_SIZE, drillQuerySchema, isErrorFilter, type Cell, type CellFilter, type DrillItem, type DrillQueryInput } from "@/lib/schemas/drill-down";
+import {
+  cellsOf,
+  DEFAULT_PAGE_SIZE,
+  drillQuerySchema,
+  isErrorFilter,
+  type Cell,
+  type CellFilter,
+  type DrillItem,
+  type DrillQueryInput,
+} from "@/lib/schemas/drill-down";
 import { database as getDatabase } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -56,7 +65,8 @@ const POSITIVE: Record<Cell, boolean> = { FN: true, TP: true, FP: false, TN: fal
 /** The cell's range of orderKey at threshold t (positives: key = score; negatives: key = −score). */
 const BOUND: Record<Cell, string> = { FN: "<", TP: ">=", FP: "<=", TN: ">" };
 
-const problem = (field: string, reason: string) => new AppError("VALIDATION", `${field}: ${reason}`, { issues: [{ field, reason }] });
+const problem = (field: string, reason: string) =>
+  new AppError("VALIDATION", `${field}: ${reason}`, { issues: [{ field, reason }] });
 
 /** The opaque cursor of a position (exported for the benchmark, which starts from a deep one). */
 export function encodeCursor(p: Position): string {
@@ -70,10 +80,20 @@ function decodeCursor(field: "after" | "before", cursor: string, cells: readonly
   } catch {
     value = null;
   }
-  if (Array.isArray(value) && value.length === 3 && cells.includes(value[0]) && typeof value[1] === "number" && Number.isFinite(value[1]) && typeof value[2] === "string") {
+  if (
+    Array.isArray(value) &&
+    value.length === 3 &&
+    cells.includes(value[0]) &&
+    typeof value[1] === "number" &&
+    Number.isFinite(value[1]) &&
+    typeof value[2] === "string"
+  ) {
     return { cell: value[0] as Cell, key: value[1], id: value[2] };
   }
-  throw problem(field, "Not a cursor of this list: follow the next and previous links of a page with the same cell filter.");
+  throw problem(
+    field,
+    "Not a cursor of this list: follow the next and previous links of a page with the same cell filter.",
+  );
 }
 
 /** What a drill-down is about: the run, its decision's runs that count, and the validated filter. */
@@ -86,27 +106,51 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
   const run = Number.isSafeInteger(runId)
     ? await prisma.evalRun.findFirst({
         where: { id: runId, decisionId },
-        select: { id: true, status: true, candidateId: true, datasetVersionId: true, metrics: true, datasetVersion: { select: { version: true, dataset: { select: { name: true } } } } },
+        select: {
+          id: true,
+          status: true,
+          candidateId: true,
+          datasetVersionId: true,
+          metrics: true,
+          datasetVersion: { select: { version: true, dataset: { select: { name: true } } } },
+        },
       })
     : null;
   if (!run) throw notFoundError("The eval run");
   const metrics = storedRunMetrics(run.metrics);
-  if (run.status !== "DONE" || !metrics) throw new AppError("CONFLICT", `Eval run #${run.id} is not computed yet (${run.status.toLowerCase()}): its items can be listed once it is done.`);
+  if (run.status !== "DONE" || !metrics)
+    throw new AppError(
+      "CONFLICT",
+      `Eval run #${run.id} is not computed yet (${run.status.toLowerCase()}): its items can be listed once it is done.`,
+    );
   const name = (candidateId: string) => candidates.find((c) => c.id === candidateId)?.name ?? candidateId;
 
   // Only runs that count are compared (the pack's read model decides which), on the same items.
   const { runs: counting } = await readRuns(prisma, decisionId, decision.evaluationDatasetVersionId);
   const counts = counting.some((r) => r.runId === run.id);
-  const comparable = counts ? counting.filter((r) => r.runId !== run.id && r.candidateId !== run.candidateId && r.metrics && sameVersion(r, run)) : [];
+  const comparable = counts
+    ? counting.filter(
+        (r) => r.runId !== run.id && r.candidateId !== run.candidateId && r.metrics && sameVersion(r, run),
+      )
+    : [];
   let vs: ScanContext["vs"] = null;
   if (query.vs !== undefined) {
-    if (!counts) throw problem("vs", `Run #${run.id} is not its candidate's run that counts, so it is compared with no other run.`);
+    if (!counts)
+      throw problem(
+        "vs",
+        `Run #${run.id} is not its candidate's run that counts, so it is compared with no other run.`,
+      );
     const other = comparable.find((r) => r.runId === query.vs);
-    if (!other) throw problem("vs", `Run #${query.vs} is not another candidate's run that counts on the same dataset version.`);
+    if (!other)
+      throw problem("vs", `Run #${query.vs} is not another candidate's run that counts on the same dataset version.`);
     vs = { runId: other.runId, threshold: other.metrics!.parameters.threshold };
   }
   const filter: CellFilter = query.cell ?? (vs ? "errors" : "all");
-  if (vs && !isErrorFilter(filter)) throw problem("cell", "With vs, the list is of errors only this candidate makes: the cell must be errors, FN or FP.");
+  if (vs && !isErrorFilter(filter))
+    throw problem(
+      "cell",
+      "With vs, the list is of errors only this candidate makes: the cell must be errors, FN or FP.",
+    );
 
   const operatingThreshold = metrics.parameters.threshold;
   const context: Context = {
@@ -134,7 +178,13 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
     scoreKind: metrics.input.scoreKind,
     countsInPack: counts,
   };
-  const filterOut = { cell: filter, threshold: context.threshold, slice: query.slice ?? null, vs: vs?.runId ?? null, vsCandidate: vs ? name(comparable.find((r) => r.runId === vs.runId)!.candidateId) : null };
+  const filterOut = {
+    cell: filter,
+    threshold: context.threshold,
+    slice: query.slice ?? null,
+    vs: vs?.runId ?? null,
+    vsCandidate: vs ? name(comparable.find((r) => r.runId === vs.runId)!.candidateId) : null,
+  };
   return {
     database,
     context,
@@ -149,8 +199,10 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
   };
 }
 
-const sameVersion = (a: { dataset: { name: string; version: number } | null }, b: { datasetVersion: { version: number; dataset: { name: string } } }) =>
-  a.dataset?.name === b.datasetVersion.dataset.name && a.dataset.version === b.datasetVersion.version;
+const sameVersion = (
+  a: { dataset: { name: string; version: number } | null },
+  b: { datasetVersion: { version: number; dataset: { name: string } } },
+) => a.dataset?.name === b.datasetVersion.dataset.name && a.dataset.version === b.datasetVersion.version;
 
 /**
  * The size of the list when the stored metrics know it (at the operating threshold: the matrix,
@@ -172,7 +224,13 @@ function storedTotal(metrics: StoredRunMetrics, c: Context, operatingThreshold: 
  * one range of the index (evalRunId, label, orderKey, itemId) — or (evalRunId, slice, …) with a
  * slice — read from the cursor on, LIMIT rows, no sort. Exported for the query-plan test.
  */
-export function cellScanQuery(c: ScanContext, cell: Cell, from: Position | null, backward: boolean, limit: number): { sql: string; params: unknown[] } {
+export function cellScanQuery(
+  c: ScanContext,
+  cell: Cell,
+  from: Position | null,
+  backward: boolean,
+  limit: number,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [c.runId, POSITIVE[cell], POSITIVE[cell] ? c.threshold : -c.threshold];
   const where = [`r."evalRunId" = $1`, `r.label = $2`, `r."orderKey" ${BOUND[cell]} $3`];
   const param = (value: unknown) => {
@@ -181,24 +239,45 @@ export function cellScanQuery(c: ScanContext, cell: Cell, from: Position | null,
   };
   if (c.slice === null) where.push(`r.slice IS NULL`);
   else if (c.slice !== undefined) where.push(`r.slice = ${param(c.slice)}`);
-  if (from) where.push(`(r."orderKey", r."itemId") ${backward ? "<" : ">"} (${param(from.key)}::float8, ${param(from.id)}::text)`);
+  if (from)
+    where.push(
+      `(r."orderKey", r."itemId") ${backward ? "<" : ">"} (${param(from.key)}::float8, ${param(from.id)}::text)`,
+    );
   if (c.vs) {
     // The other run errs at its own operating threshold: a positive below it, a negative at or above it.
     const [run, t, minusT] = [param(c.vs.runId), param(c.vs.threshold), param(-c.vs.threshold)];
-    where.push(`NOT EXISTS (SELECT 1 FROM "RunItem" o WHERE o."evalRunId" = ${run} AND o."itemId" = r."itemId" AND CASE WHEN o.label THEN o."orderKey" < ${t} ELSE o."orderKey" <= ${minusT} END)`);
+    where.push(
+      `NOT EXISTS (SELECT 1 FROM "RunItem" o WHERE o."evalRunId" = ${run} AND o."itemId" = r."itemId" AND CASE WHEN o.label THEN o."orderKey" < ${t} ELSE o."orderKey" <= ${minusT} END)`,
+    );
   }
   const direction = backward ? "DESC" : "ASC";
-  return { sql: `SELECT r."itemId", r."orderKey" FROM "RunItem" r WHERE ${where.join(" AND ")} ORDER BY r."orderKey" ${direction}, r."itemId" ${direction} LIMIT ${param(limit)}`, params };
+  return {
+    sql: `SELECT r."itemId", r."orderKey" FROM "RunItem" r WHERE ${where.join(" AND ")} ORDER BY r."orderKey" ${direction}, r."itemId" ${direction} LIMIT ${param(limit)}`,
+    params,
+  };
 }
 
-async function scan(database: Database, c: Context, cell: Cell, from: Position | null, backward: boolean, limit: number): Promise<Position[]> {
+async function scan(
+  database: Database,
+  c: Context,
+  cell: Cell,
+  from: Position | null,
+  backward: boolean,
+  limit: number,
+): Promise<Position[]> {
   const { sql, params } = cellScanQuery(c, cell, from, backward, limit);
   const rows = await rawQuery<{ itemId: string; orderKey: number }>(database, sql, params);
   return rows.map((r) => ({ cell, key: Number(r.orderKey), id: r.itemId }));
 }
 
 /** Up to `limit` positions after (or before) a position, crossing into the following (preceding) cells. */
-async function walk(database: Database, c: Context, from: Position | null, backward: boolean, limit: number): Promise<Position[]> {
+async function walk(
+  database: Database,
+  c: Context,
+  from: Position | null,
+  backward: boolean,
+  limit: number,
+): Promise<Position[]> {
   const cells = backward ? [...c.cells].reverse() : c.cells;
   const start = from ? cells.indexOf(from.cell) : 0;
   const out: Position[] = [];
@@ -217,15 +296,30 @@ export const DETAILS_SQL = `SELECT di."itemId", di.label, di.text, di.slice, p.s
 /** The page's items with their text, prediction and slice, in the page's order. */
 async function details(database: Database, c: Context, positions: readonly Position[]): Promise<DrillItem[]> {
   if (positions.length === 0) return [];
-  const rows = await rawQuery<{ itemId: string; label: boolean; text: string | null; slice: string | null; score: number | null; predicted: boolean | null; parseFailure: boolean; missing: boolean }>(
-    database,
-    DETAILS_SQL,
-    [c.runId, c.datasetVersionId, positions.map((p) => p.id)],
-  );
+  const rows = await rawQuery<{
+    itemId: string;
+    label: boolean;
+    text: string | null;
+    slice: string | null;
+    score: number | null;
+    predicted: boolean | null;
+    parseFailure: boolean;
+    missing: boolean;
+  }>(database, DETAILS_SQL, [c.runId, c.datasetVersionId, positions.map((p) => p.id)]);
   const byId = new Map(rows.map((r) => [r.itemId, r]));
   return positions.map((p) => {
     const r = byId.get(p.id)!;
-    return { id: p.id, cell: p.cell, label: r.label, score: r.score === null ? null : Number(r.score), predicted: r.predicted, parseFailure: r.parseFailure, missing: r.missing, slice: r.slice, text: r.text };
+    return {
+      id: p.id,
+      cell: p.cell,
+      label: r.label,
+      score: r.score === null ? null : Number(r.score),
+      predicted: r.predicted,
+      parseFailure: r.parseFailure,
+      missing: r.missing,
+      slice: r.slice,
+      text: r.text,
+    };
   });
 }
 
@@ -261,9 +355,20 @@ export const CSV_HEADER = ["id", "cell", "label", "score", "predicted", "parse_f
 const CSV_BATCH = 2_000;
 
 /** Every item under the filter as spreadsheet-safe CSV, streamed batch by batch along the same keyset order. */
-export async function exportRunItemsCsv(actor: Actor, decisionId: string, runId: number, input: DrillQueryInput): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+export async function exportRunItemsCsv(
+  actor: Actor,
+  decisionId: string,
+  runId: number,
+  input: DrillQueryInput,
+): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
   drillQuerySchema.parse(input); // every parameter checked, also those a download does not use
-  const r = await resolve(actor, decisionId, runId, { ...input, after: undefined, before: undefined, limit: undefined, format: undefined });
+  const r = await resolve(actor, decisionId, runId, {
+    ...input,
+    after: undefined,
+    before: undefined,
+    limit: undefined,
+    format: undefined,
+  });
   const encoder = new TextEncoder();
   let from: Position | null = null;
   let started = false;
@@ -281,7 +386,15 @@ export async function exportRunItemsCsv(actor: Actor, decisionId: string, runId:
       if (positions.length === 0) return controller.close();
       from = positions[positions.length - 1]!;
       const items = await details(r.database, r.context, positions);
-      controller.enqueue(encoder.encode(items.map((i) => exportRow([i.id, i.cell, i.label, i.score, i.predicted, i.parseFailure, i.missing, i.slice, i.text])).join("")));
+      controller.enqueue(
+        encoder.encode(
+          items
+            .map((i) =>
+              exportRow([i.id, i.cell, i.label, i.score, i.predicted, i.parseFailure, i.missing, i.slice, i.text]),
+            )
+            .join(""),
+        ),
+      );
     },
   });
   const fileName = `run-${r.run.runId}-${r.filter.cell}${r.filter.vs ? `-vs-${r.filter.vs}` : ""}.csv`;

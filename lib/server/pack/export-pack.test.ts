@@ -35,7 +35,11 @@ describe("pack exports", () => {
     // The JSON carries each candidate's threshold, rule and held-out figures.
     expect(pack.operatingPoints).toHaveLength(4);
     for (const op of pack.operatingPoints) {
-      expect(op).toMatchObject({ rule: "COST_OPTIMAL", threshold: expect.any(Number), heldOut: { recall: expect.any(Number), expectedCostPer1k: expect.any(Number) } });
+      expect(op).toMatchObject({
+        rule: "COST_OPTIMAL",
+        threshold: expect.any(Number),
+        heldOut: { recall: expect.any(Number), expectedCostPer1k: expect.any(Number) },
+      });
     }
     expect(pack.results.significance.length).toBe(3);
     const pdf = await exportPackPdf(reviewer, "demo-moderation");
@@ -70,14 +74,33 @@ describe("pack exports", () => {
     const prisma = await db();
     // Engine-computed metrics (curves included), so every chart is drawn: 2,000 items, 60 positives.
     const labels = Array.from({ length: 2000 }, (_, i) => (i < 60 ? 1 : 0));
-    for (const [candidateId, shift] of [[goodId, 0], [slowId, 0.05]] as const) {
+    for (const [candidateId, shift] of [
+      [goodId, 0],
+      [slowId, 0.05],
+    ] as const) {
       const scores = labels.map((y, i) => (y ? 0.55 + ((i * 7) % 60) / 150 - shift : ((i * 13) % 1940) / 3000 + shift));
-      const metrics = summarize(labels, scores, { threshold: 0.5, prevalence: 0.02, costFalseNegative: 50, costFalsePositive: 1, bootstrap: 50, seed: 1 });
-      await prisma.evalRun.updateMany({ where: { decisionId, candidateId }, data: { metrics: JSON.parse(JSON.stringify({ ...metrics, input: { scoreKind: "scores", parseFailures: 0, missing: 0 } })) } });
+      const metrics = summarize(labels, scores, {
+        threshold: 0.5,
+        prevalence: 0.02,
+        costFalseNegative: 50,
+        costFalsePositive: 1,
+        bootstrap: 50,
+        seed: 1,
+      });
+      await prisma.evalRun.updateMany({
+        where: { decisionId, candidateId },
+        data: {
+          metrics: JSON.parse(
+            JSON.stringify({ ...metrics, input: { scoreKind: "scores", parseFailures: 0, missing: 0 } }),
+          ),
+        },
+      });
     }
     // Slow leads the leaderboard and fails the p95 latency SLO: the leader is not the recommendation.
     await prisma.leaderboardScore.updateMany({ where: { decisionId, candidateId: slowId }, data: { value: 0.9 } });
-    const [good, slow] = await Promise.all([goodId, slowId].map((id) => prisma.candidate.findUniqueOrThrow({ where: { id }, select: { name: true } })));
+    const [good, slow] = await Promise.all(
+      [goodId, slowId].map((id) => prisma.candidate.findUniqueOrThrow({ where: { id }, select: { name: true } })),
+    );
     const revision = await submitForReview(analyst, decisionId);
 
     const text = async (who: Awaited<ReturnType<typeof makeActor>>) => {
@@ -92,13 +115,30 @@ describe("pack exports", () => {
     };
     const reviewer = await makeSigner(["REVIEWER"], "Ελένη Παπαδοπούλου");
     const inReview = await text(reviewer);
-    expect(flat(inReview.split("\f")[0]!)).toMatch(new RegExp(`^Evidence pack · \\S+ In review .*Recommendation ${good!.name}: the lowest total cost per 1,000 items`));
+    expect(flat(inReview.split("\f")[0]!)).toMatch(
+      new RegExp(
+        `^Evidence pack · \\S+ In review .*Recommendation ${good!.name}: the lowest total cost per 1,000 items`,
+      ),
+    );
     expect(flat(inReview)).toContain("Signatures so far — in review, not yet approved No signatures yet.");
 
-    await signPack(reviewer, decisionId, { email: reviewer.email, meaning: "REVIEW", password: PASSWORD, revisionSha256: revision.sha256, reason: "Ανασκόπηση: the evidence holds at π = 2%." });
+    await signPack(reviewer, decisionId, {
+      email: reviewer.email,
+      meaning: "REVIEW",
+      password: PASSWORD,
+      revisionSha256: revision.sha256,
+      reason: "Ανασκόπηση: the evidence holds at π = 2%.",
+    });
     for (const name of ["王小明", "Zoë Ångström"]) {
       const approver = await makeSigner(["APPROVER"], name);
-      await signPack(approver, decisionId, { email: approver.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "Lowest total cost; passes every gate." });
+      await signPack(approver, decisionId, {
+        email: approver.email,
+        meaning: "APPROVAL",
+        password: PASSWORD,
+        revisionSha256: revision.sha256,
+        candidateId: goodId,
+        reason: "Lowest total cost; passes every gate.",
+      });
     }
     const all = await text(reviewer);
     const first = flat(all.split("\f")[0]!);
@@ -108,14 +148,17 @@ describe("pack exports", () => {
     expect(first).toMatch(/Approved on revision 1 by (王小明 and Zoë Ångström|Zoë Ångström and 王小明)/);
     expect(first).toContain(`✓ ${good!.name} — passes all`);
     expect(first).toContain(`✗ ${slow!.name} — fails 1 of`);
-    expect(first).toMatch(new RegExp(`${slow!.name} is #1 on HELM Lite, but fails its first gate, p95 E2E latency ≤ 800 ms`));
+    expect(first).toMatch(
+      new RegExp(`${slow!.name} is #1 on HELM Lite, but fails its first gate, p95 E2E latency ≤ 800 ms`),
+    );
     expect(first).toContain(`Pack revision 1 SHA-256 — the frozen revision every signature binds to`);
     expect(first).toContain(revision.sha256);
     expect(first).toContain("Export content SHA-256 — this export's evidence and derived results");
     expect(first).not.toContain("Stage 1");
     const pages = all.split("\f").filter((p) => p.trim());
     pages.forEach((p, i) => expect(p).toContain(`page ${i + 1} of ${pages.length}`));
-    for (const s of ["π", "≤", "★", "王小明", "Zoë Ångström", "Ελένη Παπαδοπούλου", "Ανασκόπηση"]) expect(flat(all)).toContain(s);
+    for (const s of ["π", "≤", "★", "王小明", "Zoë Ångström", "Ελένη Παπαδοπούλου", "Ανασκόπηση"])
+      expect(flat(all)).toContain(s);
     expect(all).not.toMatch(/\bpi\b|<=|APPROVAL|Signatures so far|\uFFFD/);
     expect(flat(all)).toContain(`Signatures — approved: ${good!.name}, quorum of 2 reached on revision 1`);
     // Meanings in words.
@@ -135,7 +178,8 @@ function pdftotext(file: string): string {
   try {
     return execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error("pdftotext is missing: apt-get install -y poppler-utils");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error("pdftotext is missing: apt-get install -y poppler-utils");
     throw error;
   }
 }

@@ -25,7 +25,11 @@ export const EXPORT_FORMAT = "verdict.evidence-pack-export/1";
 export async function buildPackExport(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
-  const [{ otherRuns, ...data }, revisions, head] = await Promise.all([readPackModel(prisma, decisionId), getPackSignoff(actor, decisionId), auditHeadWith(prisma)]);
+  const [{ otherRuns, ...data }, revisions, head] = await Promise.all([
+    readPackModel(prisma, decisionId),
+    getPackSignoff(actor, decisionId),
+    auditHeadWith(prisma),
+  ]);
   // Each candidate's threshold, rule and held-out figures, stated once for the auditor (issue 14).
   const operatingPoints = operatingPointRows(data.decision.operatingRule ?? "FIXED", data.candidates, data.runs);
   const content = { evidence: data, otherRuns, results: packResults(data), operatingPoints };
@@ -48,9 +52,25 @@ export async function buildPackExport(actor: Actor, decisionId: string) {
 
 export type PackExport = Awaited<ReturnType<typeof buildPackExport>>;
 
-async function audit(actor: Actor, action: "export.json" | "export.pdf", decisionId: string, contentSha256: string, request: RequestInfo) {
+async function audit(
+  actor: Actor,
+  action: "export.json" | "export.pdf",
+  decisionId: string,
+  contentSha256: string,
+  request: RequestInfo,
+) {
   const prisma = await db();
-  await prisma.$transaction((tx) => recordAudit(tx, { actor, action, entityType: "Decision", entityId: decisionId, decisionId, after: { contentSha256 }, request }));
+  await prisma.$transaction((tx) =>
+    recordAudit(tx, {
+      actor,
+      action,
+      entityType: "Decision",
+      entityId: decisionId,
+      decisionId,
+      after: { contentSha256 },
+      request,
+    }),
+  );
 }
 
 export async function exportPackJson(actor: Actor, decisionId: string, request: RequestInfo = {}): Promise<PackExport> {
@@ -59,7 +79,11 @@ export async function exportPackJson(actor: Actor, decisionId: string, request: 
   return pack;
 }
 
-export async function exportPackPdf(actor: Actor, decisionId: string, request: RequestInfo = {}): Promise<{ bytes: Uint8Array; title: string }> {
+export async function exportPackPdf(
+  actor: Actor,
+  decisionId: string,
+  request: RequestInfo = {},
+): Promise<{ bytes: Uint8Array; title: string }> {
   const pack = await buildPackExport(actor, decisionId);
   const bytes = await renderPackPdf(pack);
   await audit(actor, "export.pdf", decisionId, pack.contentSha256, request);

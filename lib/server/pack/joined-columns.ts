@@ -20,7 +20,8 @@ export interface JoinedRead {
 }
 
 const joinedItemsCopySql = (runId: number, datasetVersionId: number) => {
-  if (!Number.isSafeInteger(runId) || !Number.isSafeInteger(datasetVersionId)) throw new Error("joined items: integer ids expected");
+  if (!Number.isSafeInteger(runId) || !Number.isSafeInteger(datasetVersionId))
+    throw new Error("joined items: integer ids expected");
   return `SELECT di.label, p.score, p.predicted, COALESCE(p."parseFailure", false), (p."itemId" IS NULL), di.slice,
                  CASE WHEN p."itemId" IS NULL THEN di."itemId" END
             FROM "DatasetItem" di
@@ -63,7 +64,13 @@ class Growing {
   }
 }
 
-export async function readJoinedColumns(tx: RawTx, runId: number, datasetVersionId: number, expectedItems: number, examples = 20): Promise<JoinedRead> {
+export async function readJoinedColumns(
+  tx: RawTx,
+  runId: number,
+  datasetVersionId: number,
+  expectedItems: number,
+  examples = 20,
+): Promise<JoinedRead> {
   const g = new Growing(Math.max(0, expectedItems));
   const missingExamples: string[] = [];
   let matched = 0;
@@ -109,7 +116,15 @@ export async function readJoinedColumns(tx: RawTx, runId: number, datasetVersion
   const slices = g.slices ? (g.slices.length === n ? g.slices : g.slices.slice(0, n)) : null;
   if (slices) for (let i = 0; i < n; i++) slices[i] ??= null;
   return {
-    columns: { length: n, label: g.label.subarray(0, n), score: g.score.subarray(0, n), predicted: g.predicted.subarray(0, n), parseFailure: g.parseFailure.subarray(0, n), missing: g.missing.subarray(0, n), slices },
+    columns: {
+      length: n,
+      label: g.label.subarray(0, n),
+      score: g.score.subarray(0, n),
+      predicted: g.predicted.subarray(0, n),
+      parseFailure: g.parseFailure.subarray(0, n),
+      missing: g.missing.subarray(0, n),
+      slices,
+    },
     matched,
     missingExamples,
   };

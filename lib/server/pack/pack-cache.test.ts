@@ -11,10 +11,16 @@ import { drainInlineJobs } from "../jobs";
 // is seen by the next read (integration, real PostgreSQL).
 process.env.VERDICT_JOBS = "inline";
 
-const upload = (name: string, content: string): UploadFile => ({ name, stream: (async function* () { yield Buffer.from(content, "utf8"); })() });
+const upload = (name: string, content: string): UploadFile => ({
+  name,
+  stream: (async function* () {
+    yield Buffer.from(content, "utf8");
+  })(),
+});
 const N = 40;
 const dataset = ["id,label", ...Array.from({ length: N }, (_, i) => `i${i},${i % 4 === 0 ? 1 : 0}`)].join("\n") + "\n";
-const predictions = ["id,score", ...Array.from({ length: N }, (_, i) => `i${i},${((i * 37) % 97) / 97}`)].join("\n") + "\n";
+const predictions =
+  ["id,score", ...Array.from({ length: N }, (_, i) => `i${i},${((i * 37) % 97) / 97}`)].join("\n") + "\n";
 
 describe("the page's read model across requests", () => {
   it("is read once per evidence state, and a mutation is seen by the next read", async () => {
@@ -33,11 +39,30 @@ describe("the page's read model across requests", () => {
     expect(afterParameters.decision.prevalence).toBe(0.07);
 
     const c = candidates[0]!;
-    await updateCandidate(analyst, { candidateId: c.id, name: `${c.name} renamed`, provider: "test", version: "", shortlistRationale: afterParameters.candidates[0]!.shortlistRationale }, {}, decisionId);
+    await updateCandidate(
+      analyst,
+      {
+        candidateId: c.id,
+        name: `${c.name} renamed`,
+        provider: "test",
+        version: "",
+        shortlistRationale: afterParameters.candidates[0]!.shortlistRationale,
+      },
+      {},
+      decisionId,
+    );
     expect((await getPackDecision(reviewer, decisionId)).candidates.map((x) => x.name)).toContain(`${c.name} renamed`);
 
-    const version = await importDataset(analyst, decisionId, upload("holdout.csv", dataset), { datasetName: "holdout" });
-    const run = await importPredictions(analyst, decisionId, c.id, version.datasetVersionId, upload("a.csv", predictions));
+    const version = await importDataset(analyst, decisionId, upload("holdout.csv", dataset), {
+      datasetName: "holdout",
+    });
+    const run = await importPredictions(
+      analyst,
+      decisionId,
+      c.id,
+      version.datasetVersionId,
+      upload("a.csv", predictions),
+    );
     // Before the metrics job: the run does not count yet; after it, the next read has its metrics.
     expect(await getPackRuns(reviewer, decisionId)).toEqual([]);
     await drainInlineJobs();

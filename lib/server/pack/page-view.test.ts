@@ -12,18 +12,27 @@ import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
 // parameters, the view travels as JSON unchanged, and the tag follows the evidence state.
 process.env.VERDICT_JOBS = "inline";
 
-const upload = (name: string, content: string): UploadFile => ({ name, stream: (async function* () { yield Buffer.from(content, "utf8"); })() });
+const upload = (name: string, content: string): UploadFile => ({
+  name,
+  stream: (async function* () {
+    yield Buffer.from(content, "utf8");
+  })(),
+});
 const N = 60;
 const dataset = ["id,label", ...Array.from({ length: N }, (_, i) => `i${i},${i % 4 === 0 ? 1 : 0}`)].join("\n") + "\n";
-const scores = (k: number) => ["id,score", ...Array.from({ length: N }, (_, i) => `i${i},${((i * (31 + k * 6)) % 97) / 97}`)].join("\n") + "\n";
+const scores = (k: number) =>
+  ["id,score", ...Array.from({ length: N }, (_, i) => `i${i},${((i * (31 + k * 6)) % 97) / 97}`)].join("\n") + "\n";
 
 describe("the decision page's view", () => {
   it("holds the series, curves and compact pack; the stored results equal the browser's derivation; the tag follows the state", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const reviewer = await makeActor(["REVIEWER"]);
     const { decisionId, candidates } = await makeCompleteDecision(analyst, { evaluationVersion: false });
-    const version = await importDataset(analyst, decisionId, upload("holdout.csv", dataset), { datasetName: "holdout" });
-    for (const [k, c] of candidates.entries()) await importPredictions(analyst, decisionId, c.id, version.datasetVersionId, upload(`${k}.csv`, scores(k)));
+    const version = await importDataset(analyst, decisionId, upload("holdout.csv", dataset), {
+      datasetName: "holdout",
+    });
+    for (const [k, c] of candidates.entries())
+      await importPredictions(analyst, decisionId, c.id, version.datasetVersionId, upload(`${k}.csv`, scores(k)));
     await drainInlineJobs();
 
     const view = await getPageView(reviewer, decisionId);
@@ -39,7 +48,9 @@ describe("the decision page's view", () => {
     const stored = { threshold: null, prevalence: data.decision.prevalence };
     // The stages' tables travel in the view, at the stored parameters, without the runs' curves;
     // the browser derives the across-stages summary from the view's compact pack.
-    expect(acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence })).toEqual(acrossStagesAt(pack, stored));
+    expect(acrossStagesAt(view.whatIf, { threshold: null, prevalence: view.whatIf.decision.prevalence })).toEqual(
+      acrossStagesAt(pack, stored),
+    );
     expect(view.sections.candidates.map((c) => c.id)).toEqual(candidates.map((c) => c.id));
     expect(view.sections.task.runs.map((r) => r.metrics!.report)).toEqual(data.runs.map((r) => r.metrics!.report));
     expect(view.sections.task.runs.every((r) => !("curves" in r.metrics!))).toBe(true);
@@ -48,7 +59,9 @@ describe("the decision page's view", () => {
     expect(view.sections.operational.charts.map((c) => c.id)).toHaveLength(4);
     expect(view.taskCharts.map((c) => c.id)).toEqual(["pr-curves", "reliability"]);
     const { summary } = await getStoredVerdict(reviewer, decisionId);
-    expect(summary).toEqual(verdictSummaryOf(pack, packResultsAt(pack, stored), await getPackSignoff(reviewer, decisionId)));
+    expect(summary).toEqual(
+      verdictSummaryOf(pack, packResultsAt(pack, stored), await getPackSignoff(reviewer, decisionId)),
+    );
 
     await expect(getPageView(await makeActor([]), decisionId)).rejects.toThrow();
     await updateDecisionParameters(analyst, decisionId, { quorum: 3 });

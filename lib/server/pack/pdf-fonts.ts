@@ -134,7 +134,9 @@ export class PdfFonts {
   static async embed(doc: PDFDocument, sample: string): Promise<PdfFonts> {
     doc.registerFontkit(PDF_FONTKIT);
     const [regular, bold] = await Promise.all([load("regular"), load("bold")]);
-    const missing = [...new Set(sample)].some((ch) => !regular.has(ch.codePointAt(0)!) || !bold.has(ch.codePointAt(0)!));
+    const missing = [...new Set(sample)].some(
+      (ch) => !regular.has(ch.codePointAt(0)!) || !bold.has(ch.codePointAt(0)!),
+    );
     const [cjkRegular, cjkBold] = missing ? await Promise.all([load("cjkRegular"), load("cjkBold")]) : [null, null];
     const face = async (main: Loaded, extra: Loaded | null): Promise<Face> => ({
       primary: await doc.embedFont(main.bytes, { subset: true }),
@@ -172,7 +174,14 @@ export class PdfFonts {
     const angle = ((o.rotate ?? 0) * Math.PI) / 180;
     let { x, y } = o;
     for (const run of this.runs(text, o.bold)) {
-      page.drawText(run.text, { x, y, size: o.size, font: run.font, color: o.color, rotate: o.rotate ? degrees(o.rotate) : undefined });
+      page.drawText(run.text, {
+        x,
+        y,
+        size: o.size,
+        font: run.font,
+        color: o.color,
+        rotate: o.rotate ? degrees(o.rotate) : undefined,
+      });
       const w = run.font.widthOfTextAtSize(run.text, o.size);
       x += w * Math.cos(angle);
       y += w * Math.sin(angle);

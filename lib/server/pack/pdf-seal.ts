@@ -46,7 +46,10 @@ function configuredKey(file: string, passphrase: string): SealingKey {
   try {
     p12 = readFileSync(/*turbopackIgnore: true*/ file);
   } catch (error) {
-    throw new AppError("UNAVAILABLE", `The PDF signing key VERDICT_PDF_SIGNING_P12=${file} cannot be read (${(error as Error).message}): the PDF export needs it to seal the pack.`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `The PDF signing key VERDICT_PDF_SIGNING_P12=${file} cannot be read (${(error as Error).message}): the PDF export needs it to seal the pack.`,
+    );
   }
   return { p12, passphrase, origin: "configured", subject: subjectOf(p12, passphrase, file) };
 }
@@ -74,7 +77,11 @@ function generatedKey(file: string): SealingKey {
 }
 
 function selfSignedP12(): Buffer {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs1", format: "pem" } });
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = `01${randomBytes(8).toString("hex")}`;
@@ -86,7 +93,10 @@ function selfSignedP12(): Buffer {
   ];
   cert.setSubject(name);
   cert.setIssuer(name);
-  cert.setExtensions([{ name: "basicConstraints", cA: false }, { name: "keyUsage", digitalSignature: true, nonRepudiation: true }]);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, nonRepudiation: true },
+  ]);
   const key = forge.pki.privateKeyFromPem(privateKey);
   cert.sign(key, forge.md.sha256.create());
   const p12 = forge.pkcs12.toPkcs12Asn1(key, [cert], "", { algorithm: "3des" });
@@ -95,12 +105,18 @@ function selfSignedP12(): Buffer {
 
 function subjectOf(p12: Buffer, passphrase: string, file: string): string {
   try {
-    const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString("binary"))), passphrase);
+    const parsed = forge.pkcs12.pkcs12FromAsn1(
+      forge.asn1.fromDer(forge.util.createBuffer(p12.toString("binary"))),
+      passphrase,
+    );
     const bag = parsed.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!]?.[0];
     const cn = bag?.cert?.subject.getField("CN") as { value?: string } | null | undefined;
     return cn?.value ?? "unnamed certificate";
   } catch (error) {
-    throw new AppError("UNAVAILABLE", `The PDF signing key ${file} does not open with the configured passphrase (VERDICT_PDF_SIGNING_PASSPHRASE): ${(error as Error).message}`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `The PDF signing key ${file} does not open with the configured passphrase (VERDICT_PDF_SIGNING_PASSPHRASE): ${(error as Error).message}`,
+    );
   }
 }
 
@@ -113,7 +129,14 @@ export function sealStatement(key: SealingKey): string {
 
 /** Saves the document with a signature placeholder, then signs the bytes. */
 export async function saveSealed(doc: PDFDocument, key: SealingKey, title: string): Promise<Uint8Array> {
-  pdflibAddPlaceholder({ pdfDoc: doc, reason: `Verdict evidence pack: ${title}`, contactInfo: "", name: key.subject, location: "Verdict", appName: "Verdict" });
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    reason: `Verdict evidence pack: ${title}`,
+    contactInfo: "",
+    name: key.subject,
+    location: "Verdict",
+    appName: "Verdict",
+  });
   const unsigned = await doc.save({ useObjectStreams: false });
   const signed = await signpdf.sign(Buffer.from(unsigned), new P12Signer(key.p12, { passphrase: key.passphrase }));
   return new Uint8Array(signed);

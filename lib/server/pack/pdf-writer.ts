@@ -75,7 +75,13 @@ export class Writer {
     const indent = options.indent ?? 0;
     for (const line of this.wrap(text, size, bold, this.width - indent)) {
       this.need(size + 3);
-      this.fonts.draw(this.page, line, { x: MARGIN + indent, y: this.y - size, size, bold, color: options.colour ? hex(options.colour) : rgb(0, 0, 0) });
+      this.fonts.draw(this.page, line, {
+        x: MARGIN + indent,
+        y: this.y - size,
+        size,
+        bold,
+        color: options.colour ? hex(options.colour) : rgb(0, 0, 0),
+      });
       this.y -= size + 3;
     }
     this.y -= options.gap ?? 2;
@@ -101,11 +107,18 @@ export class Writer {
     const draw = (row: ReturnType<typeof layout>) => {
       let x = MARGIN;
       row.lines.forEach((lines, i) => {
-        lines.forEach((line, j) => this.fonts.draw(this.page, line, { x: x + 3, y: this.y - (j + 1) * (size + 2), size, bold: row.bold }));
+        lines.forEach((line, j) =>
+          this.fonts.draw(this.page, line, { x: x + 3, y: this.y - (j + 1) * (size + 2), size, bold: row.bold }),
+        );
         x += w[i]!;
       });
       this.y -= row.height;
-      this.page.drawLine({ start: { x: MARGIN, y: this.y + 1 }, end: { x: MARGIN + this.width, y: this.y + 1 }, thickness: 0.3, color: rgb(0.7, 0.7, 0.7) });
+      this.page.drawLine({
+        start: { x: MARGIN, y: this.y + 1 },
+        end: { x: MARGIN + this.width, y: this.y + 1 },
+        thickness: 0.3,
+        color: rgb(0.7, 0.7, 0.7),
+      });
     };
     const head = layout(header, true);
     this.need(head.height + (size + 2) * 2 + 4);
@@ -129,32 +142,70 @@ export class Writer {
     const top = this.y - 4;
     const y0 = top - plot.h;
     const all = model.series.flatMap((s) => orderForAxis(s.points, model.x));
-    const ys = all.map((p) => p.y).filter((v): v is number => v !== null).concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
+    const ys = all
+      .map((p) => p.y)
+      .filter((v): v is number => v !== null)
+      .concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
     const xs = all.map((p) => p.x);
     const log = model.x.scale === "log";
     // A chart with nothing measured (e.g. no TPOT in any serving file, and no SLO line) still gets
     // finite axes — Math.max() of nothing is -Infinity, which made every tick NaN — and says so.
     const [xMin, xMax] = model.x.domain ?? (xs.length ? [Math.min(...xs), Math.max(...xs)] : log ? [1, 10] : [0, 1]);
     const [yMin, yMax] = model.y.domain ?? (ys.length ? [Math.min(0, ...ys), Math.max(...ys) * 1.05 || 1] : [0, 1]);
-    const tx = (x: number) => plot.x + (log ? (Math.log(x) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1) : (x - xMin) / (xMax - xMin || 1)) * plot.w;
+    const tx = (x: number) =>
+      plot.x +
+      (log
+        ? (Math.log(x) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)
+        : (x - xMin) / (xMax - xMin || 1)) *
+        plot.w;
     const ty = (y: number) => y0 + ((y - yMin) / (yMax - yMin || 1)) * plot.h;
-    const inside = (x: number, y: number) => x >= plot.x - 0.5 && x <= plot.x + plot.w + 0.5 && y >= y0 - 0.5 && y <= top + 0.5;
+    const inside = (x: number, y: number) =>
+      x >= plot.x - 0.5 && x <= plot.x + plot.w + 0.5 && y >= y0 - 0.5 && y <= top + 0.5;
     const p = this.page;
-    p.drawRectangle({ x: plot.x, y: y0, width: plot.w, height: plot.h, borderColor: rgb(0.5, 0.5, 0.5), borderWidth: 0.5 });
-    if (!all.some((pt) => pt.y !== null)) f.draw(p, "No values measured for this chart.", { x: plot.x + 8, y: top - 14, size: 8, color: rgb(0.4, 0.4, 0.4) });
-    const ticks = (min: number, max: number, isLog: boolean, given?: number[]) => given ?? [0, 0.25, 0.5, 0.75, 1].map((t) => (isLog ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min)));
+    p.drawRectangle({
+      x: plot.x,
+      y: y0,
+      width: plot.w,
+      height: plot.h,
+      borderColor: rgb(0.5, 0.5, 0.5),
+      borderWidth: 0.5,
+    });
+    if (!all.some((pt) => pt.y !== null))
+      f.draw(p, "No values measured for this chart.", {
+        x: plot.x + 8,
+        y: top - 14,
+        size: 8,
+        color: rgb(0.4, 0.4, 0.4),
+      });
+    const ticks = (min: number, max: number, isLog: boolean, given?: number[]) =>
+      given ??
+      [0, 0.25, 0.5, 0.75, 1].map((t) =>
+        isLog ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min),
+      );
     for (const v of ticks(xMin, xMax, log, model.x.ticks)) {
-      const label = formatNumber(v, v >= 100 ? 0 : model.x.digits ?? 2);
+      const label = formatNumber(v, v >= 100 ? 0 : (model.x.digits ?? 2));
       f.draw(p, label, { x: tx(v) - f.width(label, 6.5) / 2, y: y0 - 9, size: 6.5 });
     }
     for (const v of ys.length ? ticks(yMin, yMax, false) : []) {
       const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
       f.draw(p, label, { x: plot.x - 4 - f.width(label, 6.5), y: ty(v) - 2, size: 6.5 });
-      p.drawLine({ start: { x: plot.x, y: ty(v) }, end: { x: plot.x + plot.w, y: ty(v) }, thickness: 0.2, color: rgb(0.85, 0.85, 0.85) });
+      p.drawLine({
+        start: { x: plot.x, y: ty(v) },
+        end: { x: plot.x + plot.w, y: ty(v) },
+        thickness: 0.2,
+        color: rgb(0.85, 0.85, 0.85),
+      });
     }
     f.draw(p, axisTitle(model.x), { x: plot.x, y: y0 - 19, size: 7 });
     f.draw(p, axisTitle(model.y), { x: MARGIN + 8, y: y0, size: 7, rotate: 90 });
-    if (model.diagonal) p.drawLine({ start: { x: tx(0), y: ty(0) }, end: { x: tx(1), y: ty(1) }, thickness: 0.5, dashArray: [3, 3], color: rgb(0, 0, 0) });
+    if (model.diagonal)
+      p.drawLine({
+        start: { x: tx(0), y: ty(0) },
+        end: { x: tx(1), y: ty(1) },
+        thickness: 0.5,
+        dashArray: [3, 3],
+        color: rgb(0, 0, 0),
+      });
     for (const r of model.references) {
       const a = r.axis === "x" ? { x: tx(r.value), y: y0 } : { x: plot.x, y: ty(r.value) };
       const b = r.axis === "x" ? { x: tx(r.value), y: top } : { x: plot.x + plot.w, y: ty(r.value) };
@@ -174,12 +225,20 @@ export class Writer {
           continue;
         }
         const cur = { x: tx(pt.x), y: ty(pt.y) };
-        if (prev && inside(prev.x, prev.y) && inside(cur.x, cur.y)) p.drawLine({ start: prev, end: cur, thickness: 1.2, color: colour, dashArray: s.dashed ? [4, 2] : undefined });
+        if (prev && inside(prev.x, prev.y) && inside(cur.x, cur.y))
+          p.drawLine({
+            start: prev,
+            end: cur,
+            thickness: 1.2,
+            color: colour,
+            dashArray: s.dashed ? [4, 2] : undefined,
+          });
         prev = cur;
       }
       if (s.marker && s.marker.y !== null && (!log || s.marker.x > 0)) {
         const m = { x: tx(s.marker.x), y: ty(s.marker.y) };
-        if (inside(m.x, m.y)) p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
+        if (inside(m.x, m.y))
+          p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
       }
     }
     // Legend: one swatch per candidate, the page's colours, wrapping within the page.

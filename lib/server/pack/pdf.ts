@@ -48,19 +48,26 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
 }
 
 /** Every string the PDF may print from the pack: decides whether the CJK fallback font is needed. */
-const printable = (pack: PackExport) => JSON.stringify(pack, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+const printable = (pack: PackExport) =>
+  JSON.stringify(pack, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
 
 export function packSummary(pack: PackExport): VerdictSummary {
   return verdictSummaryOf(pack.evidence, pack.results, pack.packRevisions);
 }
 
-const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = { APPROVED: "#1b6e3a", REJECTED: "#a3162b", CHANGES_REQUESTED: "#8a5a00" };
+const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = {
+  APPROVED: "#1b6e3a",
+  REJECTED: "#a3162b",
+  CHANGES_REQUESTED: "#8a5a00",
+};
 
 /** Page 1: the verdict, its state, and the hashes with what each covers. */
 function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal: SealingKey) {
   const d = pack.evidence.decision;
   const money = (v: number | null) => (v === null ? "—" : formatMoney(v, d.currency));
-  const current = pack.packRevision ? pack.packRevisions.find((r) => r.number === pack.packRevision!.number) : undefined;
+  const current = pack.packRevision
+    ? pack.packRevisions.find((r) => r.number === pack.packRevision!.number)
+    : undefined;
 
   w.text(`Evidence pack · ${d.title}`, { size: 9, colour: "#555555", gap: 4 });
   w.text(summary.heading, { size: 22, bold: true, gap: 6, colour: STATE_COLOUR[summary.status] });
@@ -74,25 +81,40 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
     state = `Rejected on revision ${summary.rejected.revision} by ${summary.rejected.signer}.`;
   } else if (d.status === "IN_REVIEW") {
     const approvals = new Map<string, Set<string>>();
-    for (const s of current?.signatures ?? []) if (s.meaning === "APPROVAL" && s.candidateId) approvals.set(s.candidateId, (approvals.get(s.candidateId) ?? new Set()).add(s.signerId));
-    const names = [...approvals].map(([id, who]) => `${pack.evidence.candidates.find((c) => c.id === id)?.name ?? id} ${who.size} of ${d.quorum}`);
+    for (const s of current?.signatures ?? [])
+      if (s.meaning === "APPROVAL" && s.candidateId)
+        approvals.set(s.candidateId, (approvals.get(s.candidateId) ?? new Set()).add(s.signerId));
+    const names = [...approvals].map(
+      ([id, who]) => `${pack.evidence.candidates.find((c) => c.id === id)?.name ?? id} ${who.size} of ${d.quorum}`,
+    );
     state = `In review on revision ${pack.packRevision?.number ?? "—"}: ${names.length ? `approvals ${names.join(", ")}` : "no approval yet"}; ${d.quorum} distinct approvers must approve the same candidate.`;
   } else if (d.status === "CHANGES_REQUESTED") {
     state = "Changes requested: the decision is back with the analyst; no approval is open.";
   } else {
-    state = pack.packRevision ? `Draft again after revision ${pack.packRevision.number}: not in review.` : "Draft: not yet submitted for review, so no pack revision is frozen and nobody has signed.";
+    state = pack.packRevision
+      ? `Draft again after revision ${pack.packRevision.number}: not in review.`
+      : "Draft: not yet submitted for review, so no pack revision is frozen and nobody has signed.";
   }
   w.text(state, { gap: 8 });
 
   w.heading("Recommendation", 12);
   if (summary.recommendation) {
-    w.text(`${summary.recommendation.name}: the lowest total cost per 1,000 items (${money(summary.recommendation.totalPer1k)}, expected error cost at π = ${formatPercent(d.prevalence)} plus serving cost) among the candidates that pass every gate.`, { size: 10, bold: true, gap: 4 });
+    w.text(
+      `${summary.recommendation.name}: the lowest total cost per 1,000 items (${money(summary.recommendation.totalPer1k)}, expected error cost at π = ${formatPercent(d.prevalence)} plus serving cost) among the candidates that pass every gate.`,
+      { size: 10, bold: true, gap: 4 },
+    );
   } else {
-    w.text("No candidate passes every gate, so there is no recommendation: approving any candidate needs a written waiver of its failing gates.", { size: 10, bold: true, gap: 4 });
+    w.text(
+      "No candidate passes every gate, so there is no recommendation: approving any candidate needs a written waiver of its failing gates.",
+      { size: 10, bold: true, gap: 4 },
+    );
   }
   if (summary.approved && summary.approved.candidateId !== summary.recommendation?.candidateId) {
     const failed = summary.outcomes.find((o) => o.candidateId === summary.approved!.candidateId)?.failed ?? [];
-    w.text(`The approved candidate, ${summary.approved.name}, is not the recommendation${failed.length ? `: it fails ${failed.map((g) => g.label).join("; ")}, waived in writing by its approvers (see the signatures)` : ""}.`, { colour: "#8a5a00" });
+    w.text(
+      `The approved candidate, ${summary.approved.name}, is not the recommendation${failed.length ? `: it fails ${failed.map((g) => g.label).join("; ")}, waived in writing by its approvers (see the signatures)` : ""}.`,
+      { colour: "#8a5a00" },
+    );
   }
 
   w.heading("Gate outcome per candidate", 12);
@@ -107,12 +129,17 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
   w.heading("Why not the leaderboard leader", 12);
   const leader = summary.leader;
   if (!leader) w.text("No leaderboard score ranks the candidates.");
-  else if (leader.isRecommendation) w.text(`The leaderboard leader, ${leader.name} (${leader.ranking}), is also the recommendation.`);
+  else if (leader.isRecommendation)
+    w.text(`The leaderboard leader, ${leader.name} (${leader.ranking}), is also the recommendation.`);
   else if (leader.firstFailedGate) {
     const g = leader.firstFailedGate;
-    w.text(`${leader.name} is ${leader.ranking}, but fails its first gate, ${g.label}: ${g.detail}. A leaderboard justifies a shortlist; only the task evidence, at this decision's prevalence and costs, justifies the verdict.`);
+    w.text(
+      `${leader.name} is ${leader.ranking}, but fails its first gate, ${g.label}: ${g.detail}. A leaderboard justifies a shortlist; only the task evidence, at this decision's prevalence and costs, justifies the verdict.`,
+    );
   } else {
-    w.text(`${leader.name} is ${leader.ranking} and passes every gate, but ${summary.recommendation?.name ?? "another candidate"} has the lower total cost per 1,000 items.`);
+    w.text(
+      `${leader.name} is ${leader.ranking} and passes every gate, but ${summary.recommendation?.name ?? "another candidate"} has the lower total cost per 1,000 items.`,
+    );
   }
 
   w.heading("Hashes", 12);
@@ -122,7 +149,10 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
       pack.packRevision.sha256,
     );
   } else {
-    w.text("No pack revision is frozen yet: the decision has not been submitted for review, so there is no signed hash.", { gap: 5 });
+    w.text(
+      "No pack revision is frozen yet: the decision has not been submitted for review, so there is no signed hash.",
+      { gap: 5 },
+    );
   }
   w.labelled(
     "Export content SHA-256 — this export's evidence and derived results (gates, funnel, total cost, ranks, significance) in canonical JSON, computed when exporting; it equals the contentSha256 of a JSON export of the same evidence, and is not what signatures bind to",
@@ -132,7 +162,10 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
     "Audit chain head at export — the newest audit event's sequence number and hash: `npx verdict audit verify --head <this>` (or the audit page) later shows whether any event up to it was deleted or rewritten",
     pack.auditChainHead?.text ?? "the audit trail was empty",
   );
-  w.text(`Exported ${formatUtc(pack.exportedAt, "second")} by ${pack.exportedBy.name}. ${sealStatement(seal)}`, { size: 8, colour: "#555555" });
+  w.text(`Exported ${formatUtc(pack.exportedAt, "second")} by ${pack.exportedBy.name}. ${sealStatement(seal)}`, {
+    size: 8,
+    colour: "#555555",
+  });
 }
 
 /** The funnel, the gate table, total cost, ranks and paired significance (SPEC §3 "Across stages"). */
@@ -142,44 +175,91 @@ function acrossStagesSection({ w, pack, name }: PdfContext, summary: VerdictSumm
   w.heading("Across stages", 15);
   w.text("Elimination funnel", { bold: true });
   w.text("Stages 1–2 (leaderboards, Elo): shortlisting only; they eliminate no one.", { indent: 8 });
-  for (const f of pack.results.funnel) w.text(f.fellAt === null ? `✓ ${f.name}: passes every gate.` : `✗ ${f.name} fell at stage ${f.fellAt}: ${f.reasons.join("; ")}.`, { indent: 8 });
+  for (const f of pack.results.funnel)
+    w.text(
+      f.fellAt === null
+        ? `✓ ${f.name}: passes every gate.`
+        : `✗ ${f.name} fell at stage ${f.fellAt}: ${f.reasons.join("; ")}.`,
+      { indent: 8 },
+    );
   w.text("Gate table", { bold: true });
   const keys = [...new Map(pack.results.gates.flatMap((g) => g.gates.map((x) => [x.key, x.label] as const))).entries()];
-  w.table(["Gate", ...data.candidates.map((c) => c.name)], keys.map(([key, label]) => [label, ...data.candidates.map((c) => {
-    const g = pack.results.gates.find((x) => x.candidateId === c.id)?.gates.find((x) => x.key === key);
-    return g ? `${g.pass ? "✓ pass" : "✗ fail"} ${g.detail}` : "—";
-  })]));
-  w.text("Total cost per 1,000 items (expected error cost at π + serving cost, one request per item; ★ = the recommendation)", { bold: true });
-  w.table(["Candidate", "Error cost", "Serving cost", "Total"], pack.results.totalCostPer1k.map((t) => [name(t.candidateId) + (t.candidateId === summary.recommendation?.candidateId ? " ★" : ""), formatMoney(t.errorCostPer1k, d.currency), formatMoney(t.servingCostPer1k, d.currency, 3), formatMoney(t.totalPer1k, d.currency)]));
+  w.table(
+    ["Gate", ...data.candidates.map((c) => c.name)],
+    keys.map(([key, label]) => [
+      label,
+      ...data.candidates.map((c) => {
+        const g = pack.results.gates.find((x) => x.candidateId === c.id)?.gates.find((x) => x.key === key);
+        return g ? `${g.pass ? "✓ pass" : "✗ fail"} ${g.detail}` : "—";
+      }),
+    ]),
+  );
+  w.text(
+    "Total cost per 1,000 items (expected error cost at π + serving cost, one request per item; ★ = the recommendation)",
+    { bold: true },
+  );
+  w.table(
+    ["Candidate", "Error cost", "Serving cost", "Total"],
+    pack.results.totalCostPer1k.map((t) => [
+      name(t.candidateId) + (t.candidateId === summary.recommendation?.candidateId ? " ★" : ""),
+      formatMoney(t.errorCostPer1k, d.currency),
+      formatMoney(t.servingCostPer1k, d.currency, 3),
+      formatMoney(t.totalPer1k, d.currency),
+    ]),
+  );
   w.text("Rank comparison", { bold: true });
-  w.table(["Candidate", ...pack.results.rankComparison.rankings.map((r) => `${r.label} (${r.role})`)], data.candidates.map((c) => [c.name, ...pack.results.rankComparison.rankings.map((r) => (r.ranks[c.id] ? `#${r.ranks[c.id]}` : "—"))]));
-  w.text(`Kendall's τ: ${pack.results.rankComparison.kendallTau.map((t) => `${t.a} vs ${t.b} = ${formatNumber(t.tau, 2)}`).join("; ")}`);
-  for (const r of pack.results.rankComparison.reversals) w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
+  w.table(
+    ["Candidate", ...pack.results.rankComparison.rankings.map((r) => `${r.label} (${r.role})`)],
+    data.candidates.map((c) => [
+      c.name,
+      ...pack.results.rankComparison.rankings.map((r) => (r.ranks[c.id] ? `#${r.ranks[c.id]}` : "—")),
+    ]),
+  );
+  w.text(
+    `Kendall's τ: ${pack.results.rankComparison.kendallTau.map((t) => `${t.a} vs ${t.b} = ${formatNumber(t.tau, 2)}`).join("; ")}`,
+  );
+  for (const r of pack.results.rankComparison.reversals)
+    w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
   if (pack.results.bestCandidateId && pack.results.significance.length) {
     w.text(`Paired significance: ${name(pack.results.bestCandidateId)} against each other candidate`, { bold: true });
     const cur = data.decision.currency;
     w.table(
-      ["Against", "Δ expected cost per 1,000 at π", "95% interval", "ΔAP", "95% interval", "Only best right / only other right", "McNemar p"],
+      [
+        "Against",
+        "Δ expected cost per 1,000 at π",
+        "95% interval",
+        "ΔAP",
+        "95% interval",
+        "Only best right / only other right",
+        "McNemar p",
+      ],
       pack.results.significance.map((s) => [
         name(s.candidateBId),
         s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, cur),
-        s.deltaCostInterval ? `[${formatMoney(s.deltaCostInterval[0], cur)}, ${formatMoney(s.deltaCostInterval[1], cur)}]` : "—",
+        s.deltaCostInterval
+          ? `[${formatMoney(s.deltaCostInterval[0], cur)}, ${formatMoney(s.deltaCostInterval[1], cur)}]`
+          : "—",
         formatNumber(s.deltaAp, 4),
         formatInterval(s.deltaApInterval, 4),
         `${s.onlyACorrect} / ${s.onlyBCorrect}`,
         s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4),
       ]),
     );
-    for (const s of pack.results.significance) w.text(significanceReading(s, name, (v) => formatMoney(v, cur)), { indent: 8 });
+    for (const s of pack.results.significance)
+      w.text(
+        significanceReading(s, name, (v) => formatMoney(v, cur)),
+        { indent: 8 },
+      );
   }
-
 }
 
 /** The signatures on every revision, then the revisions themselves with their hashes. */
 function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummary): void {
   const d = pack.evidence.decision;
   w.heading(signatureHeading(summary, d.quorum), 13, STATE_COLOUR[summary.status]);
-  const signatures = pack.packRevisions.flatMap((r) => r.signatures.map((s) => ({ ...s, revision: r.number, superseded: r.supersededAt !== null })));
+  const signatures = pack.packRevisions.flatMap((r) =>
+    r.signatures.map((s) => ({ ...s, revision: r.number, superseded: r.supersededAt !== null })),
+  );
   if (signatures.length === 0) w.text(d.status === "IN_REVIEW" ? "No signatures yet." : "No signatures.");
   else {
     w.table(
@@ -187,7 +267,9 @@ function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummar
       signatures.map((s) => [
         s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
         MEANING_WORD[s.meaning],
-        s.candidateId ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatNumber(s.operatingThreshold, 4)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}` : "—",
+        s.candidateId
+          ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatNumber(s.operatingThreshold, 4)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`
+          : "—",
         `${s.reason}${s.waiver ? `\nWaiver: ${s.waiver}` : ""}`,
         formatUtc(s.signedAt, "second"),
         `#${s.revision}${s.superseded ? " (superseded)" : ""}\n${s.revisionSha256}`,
@@ -197,12 +279,22 @@ function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummar
   }
   w.text("Pack revisions", { bold: true });
   if (pack.packRevisions.length === 0) w.text("None frozen yet.");
-  else w.table(["Revision", "Frozen (UTC)", "SHA-256", "State"], pack.packRevisions.map((r) => [`#${r.number}`, formatUtc(r.createdAt, "second"), r.sha256, r.supersededAt ? `superseded ${formatUtc(r.supersededAt, "second")}` : "current"]), [44, 64, w.width - 178, 70]);
-
+  else
+    w.table(
+      ["Revision", "Frozen (UTC)", "SHA-256", "State"],
+      pack.packRevisions.map((r) => [
+        `#${r.number}`,
+        formatUtc(r.createdAt, "second"),
+        r.sha256,
+        r.supersededAt ? `superseded ${formatUtc(r.supersededAt, "second")}` : "current",
+      ]),
+      [44, 64, w.width - 178, 70],
+    );
 }
 
 function signatureHeading(summary: VerdictSummary, quorum: number): string {
-  if (summary.approved) return `Signatures — approved: ${summary.approved.name}, quorum of ${quorum} reached on revision ${summary.approved.revision}`;
+  if (summary.approved)
+    return `Signatures — approved: ${summary.approved.name}, quorum of ${quorum} reached on revision ${summary.approved.revision}`;
   if (summary.rejected) return `Signatures — rejected on revision ${summary.rejected.revision}`;
   if (summary.status === "IN_REVIEW") return "Signatures so far — in review, not yet approved";
   return `Signatures — ${STATUS_LABEL[summary.status].toLowerCase()}, not in review`;
@@ -213,13 +305,24 @@ function footers(doc: PDFDocument, w: Writer, pack: PackExport, summary: Verdict
   const fonts = w.fonts;
   const d = pack.evidence.decision;
   const pages = doc.getPages();
-  const footerRevision = pack.packRevision ? `Pack revision ${pack.packRevision.number} · SHA-256 ${pack.packRevision.sha256}` : "No pack revision frozen yet";
+  const footerRevision = pack.packRevision
+    ? `Pack revision ${pack.packRevision.number} · SHA-256 ${pack.packRevision.sha256}`
+    : "No pack revision frozen yet";
   pages.forEach((page, i) => {
     const counter = `page ${i + 1} of ${pages.length}`;
     const size = 7;
     const right = MARGIN + w.width;
     fonts.draw(page, counter, { x: right - fonts.width(counter, size), y: 30, size, color: GREY });
-    fonts.draw(page, fit(fonts, `Verdict evidence pack · ${d.title} · ${summary.heading}`, size, w.width - fonts.width(counter, size) - 12), { x: MARGIN, y: 30, size, color: GREY });
+    fonts.draw(
+      page,
+      fit(
+        fonts,
+        `Verdict evidence pack · ${d.title} · ${summary.heading}`,
+        size,
+        w.width - fonts.width(counter, size) - 12,
+      ),
+      { x: MARGIN, y: 30, size, color: GREY },
+    );
     fonts.draw(page, fit(fonts, footerRevision, 6.5, w.width), { x: MARGIN, y: 21, size: 6.5, color: GREY });
   });
 }

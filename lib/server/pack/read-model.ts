@@ -1,5 +1,14 @@
 import "server-only";
-import type { OtherRun, PackCandidate, PackComparison, PackDecision, PackResemblance, PackRun, PackScore, PackServing } from "@/lib/evidence/pack-data";
+import type {
+  OtherRun,
+  PackCandidate,
+  PackComparison,
+  PackDecision,
+  PackResemblance,
+  PackRun,
+  PackScore,
+  PackServing,
+} from "@/lib/evidence/pack-data";
 import type { StoredRunMetrics } from "@/lib/evidence/run-input";
 import { runsThatCount } from "@/lib/evidence/run-that-counts";
 import type { Pct } from "@/lib/evidence/serving";
@@ -18,7 +27,10 @@ import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "./selects";
  */
 type Client = PrismaClient | Tx;
 
-export async function readDecisionCore(client: Client, decisionId: string): Promise<{ decision: PackDecision; candidates: PackCandidate[] }> {
+export async function readDecisionCore(
+  client: Client,
+  decisionId: string,
+): Promise<{ decision: PackDecision; candidates: PackCandidate[] }> {
   const d = await client.decision.findUnique({
     where: { id: decisionId },
     select: {
@@ -34,13 +46,16 @@ export async function readDecisionCore(client: Client, decisionId: string): Prom
   return { decision, candidates };
 }
 
-export async function readScores(client: Client, decisionId: string): Promise<{ scores: PackScore[]; resemblances: PackResemblance[] }> {
+export async function readScores(
+  client: Client,
+  decisionId: string,
+): Promise<{ scores: PackScore[]; resemblances: PackResemblance[] }> {
   // One query after the other: inside a transaction the client has a single connection.
   const scores = await client.leaderboardScore.findMany({
-      // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
-      where: { decisionId, candidateId: { not: null } },
-      orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-      select: PACK_SCORE,
+    // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
+    where: { decisionId, candidateId: { not: null } },
+    orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+    select: PACK_SCORE,
   });
   const resemblances = await client.suiteResemblance.findMany({
     where: { decisionId },
@@ -50,29 +65,57 @@ export async function readScores(client: Client, decisionId: string): Promise<{ 
   // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
   const newest = new Map<string, (typeof scores)[number]>();
   for (const s of scores) newest.set(JSON.stringify([s.candidateId, s.stage, s.suite, s.metric]), s);
-  return { scores: [...newest.values()].map((s) => ({ ...s, candidateId: s.candidateId!, retrievedAt: s.retrievedAt.toISOString() })), resemblances };
+  return {
+    scores: [...newest.values()].map((s) => ({
+      ...s,
+      candidateId: s.candidateId!,
+      retrievedAt: s.retrievedAt.toISOString(),
+    })),
+    resemblances,
+  };
 }
 
 /**
  * The run that counts per candidate (with its stored metrics), and every other run listed apart
  * with why it does not count — another dataset version, superseded by a newer run, not finished.
  */
-export async function readRuns(client: Client, decisionId: string, evaluationDatasetVersionId: number | null): Promise<{ runs: PackRun[]; otherRuns: OtherRun[] }> {
+export async function readRuns(
+  client: Client,
+  decisionId: string,
+  evaluationDatasetVersionId: number | null,
+): Promise<{ runs: PackRun[]; otherRuns: OtherRun[] }> {
   const all = await client.evalRun.findMany({
     where: { decisionId },
     orderBy: { id: "asc" },
     select: {
-      id: true, candidateId: true, datasetVersionId: true, status: true, itemCount: true, missingCount: true, unknownCount: true, parseFailureCount: true, computedAt: true,
-      datasetVersion: { select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } } },
+      id: true,
+      candidateId: true,
+      datasetVersionId: true,
+      status: true,
+      itemCount: true,
+      missingCount: true,
+      unknownCount: true,
+      parseFailureCount: true,
+      computedAt: true,
+      datasetVersion: {
+        select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } },
+      },
     },
   });
   const counting = runsThatCount(all, evaluationDatasetVersionId);
   const countingIds = new Set([...counting.values()].map((r) => r.id));
   // Only the counting runs' metrics are read: the part of a read that grows with the evidence.
   const metrics = new Map(
-    (await client.evalRun.findMany({ where: { id: { in: [...countingIds] } }, select: { id: true, metrics: true } })).map((r) => [r.id, r.metrics as unknown as StoredRunMetrics | null]),
+    (
+      await client.evalRun.findMany({ where: { id: { in: [...countingIds] } }, select: { id: true, metrics: true } })
+    ).map((r) => [r.id, r.metrics as unknown as StoredRunMetrics | null]),
   );
-  const dataset = (r: (typeof all)[number]) => ({ name: r.datasetVersion.dataset.name, version: r.datasetVersion.version, itemCount: r.datasetVersion.itemCount, positiveCount: r.datasetVersion.positiveCount });
+  const dataset = (r: (typeof all)[number]) => ({
+    name: r.datasetVersion.dataset.name,
+    version: r.datasetVersion.version,
+    itemCount: r.datasetVersion.itemCount,
+    positiveCount: r.datasetVersion.positiveCount,
+  });
   const runs: PackRun[] = all
     .filter((r) => countingIds.has(r.id))
     .map((r) => ({
@@ -108,21 +151,48 @@ export async function readServing(client: Client, decisionId: string): Promise<P
     where: { decisionId },
     orderBy: [{ candidateId: "asc" }, { concurrency: "asc" }, { id: "asc" }],
     select: {
-      candidateId: true, tool: true, toolVersion: true, concurrency: true, requestThroughput: true, outputTokenThroughput: true, goodput: true, completed: true, failed: true,
-      meanInputTokens: true, meanOutputTokens: true, ttftMs: true, tpotMs: true, e2eMs: true, tpotSource: true,
+      candidateId: true,
+      tool: true,
+      toolVersion: true,
+      concurrency: true,
+      requestThroughput: true,
+      outputTokenThroughput: true,
+      goodput: true,
+      completed: true,
+      failed: true,
+      meanInputTokens: true,
+      meanOutputTokens: true,
+      ttftMs: true,
+      tpotMs: true,
+      e2eMs: true,
+      tpotSource: true,
     },
   });
   return rows.map((r) => ({ ...r, ttftMs: r.ttftMs as Pct, tpotMs: r.tpotMs as Pct, e2eMs: r.e2eMs as Pct }));
 }
 
 /** Paired comparisons between runs that count (a stored pair with a run that no longer counts is stale). */
-export async function readComparisons(client: Client, decisionId: string, countingRunIds: ReadonlySet<number>): Promise<PackComparison[]> {
+export async function readComparisons(
+  client: Client,
+  decisionId: string,
+  countingRunIds: ReadonlySet<number>,
+): Promise<PackComparison[]> {
   const rows = await client.runComparison.findMany({
     where: { decisionId },
     orderBy: [{ runAId: "asc" }, { runBId: "asc" }],
     select: {
-      runAId: true, runBId: true, items: true, deltaAp: true, deltaApLow: true, deltaApHigh: true, deltaCostPer1k: true, deltaCostLow: true, deltaCostHigh: true,
-      onlyACorrect: true, onlyBCorrect: true, mcnemarP: true,
+      runAId: true,
+      runBId: true,
+      items: true,
+      deltaAp: true,
+      deltaApLow: true,
+      deltaApHigh: true,
+      deltaCostPer1k: true,
+      deltaCostLow: true,
+      deltaCostHigh: true,
+      onlyACorrect: true,
+      onlyBCorrect: true,
+      mcnemarP: true,
       runA: { select: { candidateId: true } },
       runB: { select: { candidateId: true } },
     },

@@ -24,7 +24,10 @@ export const JOINED_ITEMS_SQL = `SELECT di."itemId", di.label, p.score, p.predic
 const RUN_ITEMS_LOCK_CLASS = 7_348_102;
 const COLUMNS = ["evalRunId", "itemId", "label", "orderKey", "slice"] as const;
 
-async function hasRunItems(query: (sql: string, params: unknown[]) => Promise<unknown[]>, runId: number): Promise<boolean> {
+async function hasRunItems(
+  query: (sql: string, params: unknown[]) => Promise<unknown[]>,
+  runId: number,
+): Promise<boolean> {
   return (await query(`SELECT 1 FROM "RunItem" WHERE "evalRunId" = $1 LIMIT 1`, [runId])).length > 0;
 }
 
@@ -33,7 +36,12 @@ async function hasRunItems(query: (sql: string, params: unknown[]) => Promise<un
  * imported, so a recomputation after a change of π or a threshold keeps them. One transaction, so
  * a reader sees all of a run's items or none.
  */
-export async function writeRunItemsOnce(database: Database, runId: number, datasetVersionId: number, loaded?: { rows: readonly ItemRow[]; input: RunInput } | { input: RunInput }): Promise<void> {
+export async function writeRunItemsOnce(
+  database: Database,
+  runId: number,
+  datasetVersionId: number,
+  loaded?: { rows: readonly ItemRow[]; input: RunInput } | { input: RunInput },
+): Promise<void> {
   if (await hasRunItems((sql, params) => rawQuery(database, sql, params), runId)) return;
   await withRawTx(database, async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock($1, $2)`, [RUN_ITEMS_LOCK_CLASS, runId]);
@@ -43,7 +51,10 @@ export async function writeRunItemsOnce(database: Database, runId: number, datas
       // order keys, joined and written by PostgreSQL — buildRunInput's rule in SQL, with its
       // wrong-side scores as parameters (float8 is the engine's IEEE double: 0 − s is −s exactly, and +0 for 0 as the CSV path writes it).
       const { input } = loaded;
-      const raw = input.scoreKind === "scores" ? `p.score` : `(CASE WHEN p.predicted THEN 1 WHEN NOT p.predicted THEN 0 END)::float8`;
+      const raw =
+        input.scoreKind === "scores"
+          ? `p.score`
+          : `(CASE WHEN p.predicted THEN 1 WHEN NOT p.predicted THEN 0 END)::float8`;
       await tx.query(`SET LOCAL work_mem = '256MB'`);
       await tx.query(`SET LOCAL enable_nestloop = off`);
       await tx.query(
@@ -60,7 +71,9 @@ export async function writeRunItemsOnce(database: Database, runId: number, datas
       );
       return;
     }
-    const rows = (loaded && "rows" in loaded ? loaded.rows : null) ?? (await tx.query<ItemRow>(JOINED_ITEMS_SQL, [runId, datasetVersionId]));
+    const rows =
+      (loaded && "rows" in loaded ? loaded.rows : null) ??
+      (await tx.query<ItemRow>(JOINED_ITEMS_SQL, [runId, datasetVersionId]));
     const input = loaded?.input ?? buildRunInput(rows);
     await tx.copy("RunItem", COLUMNS, chunks(runId, rows, input));
   });

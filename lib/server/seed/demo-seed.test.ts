@@ -28,7 +28,13 @@ describe("demo seed", () => {
     const prisma = db.prisma;
     const decision = await prisma.decision.findUniqueOrThrow({
       where: { id: DEMO_DECISION_ID },
-      include: { candidates: true, scores: true, evalRuns: true, servingBenchmarks: true, datasets: { include: { versions: true } } },
+      include: {
+        candidates: true,
+        scores: true,
+        evalRuns: true,
+        servingBenchmarks: true,
+        datasets: { include: { versions: true } },
+      },
     });
     expect(decision.candidates).toHaveLength(4);
     const version = decision.datasets[0]!.versions[0]!;
@@ -36,7 +42,16 @@ describe("demo seed", () => {
     expect(await prisma.datasetItem.count({ where: { datasetVersionId: version.id } })).toBe(version.itemCount);
     expect(version.positiveCount / version.itemCount).toBeGreaterThan(0.025);
     expect(version.positiveCount / version.itemCount).toBeLessThan(0.035);
-    expect(new Set((await prisma.datasetItem.findMany({ where: { datasetVersionId: version.id, label: true }, select: { slice: true } })).map((i) => i.slice)).size).toBeGreaterThanOrEqual(4);
+    expect(
+      new Set(
+        (
+          await prisma.datasetItem.findMany({
+            where: { datasetVersionId: version.id, label: true },
+            select: { slice: true },
+          })
+        ).map((i) => i.slice),
+      ).size,
+    ).toBeGreaterThanOrEqual(4);
 
     // At least two leaderboard suites and an Elo with its interval for every candidate.
     for (const c of decision.candidates) {
@@ -57,7 +72,9 @@ describe("demo seed", () => {
     const costOf = (id: string) => runFigures(metricsOf(id)).report.reweighted!.expectedCostPer1k!;
     const cheapest = [...decision.candidates].sort((a, b) => costOf(a.id) - costOf(b.id))[0]!.id;
     expect(cheapest).not.toBe(leader);
-    expect(new Set(decision.candidates.map((c) => metricsOf(c.id).parameters.threshold)).size).toBe(decision.candidates.length);
+    expect(new Set(decision.candidates.map((c) => metricsOf(c.id).parameters.threshold)).size).toBe(
+      decision.candidates.length,
+    );
     expect(decision.candidates.every((c) => metricsOf(c.id).operatingPoint?.applies)).toBe(true);
     // The leader misses the rare violations at 0.5; it meets the recall floor only far lower, at twice the cheapest's cost.
     const leaderRun = metricsOf(leader!);
@@ -66,7 +83,9 @@ describe("demo seed", () => {
 
     // Exactly one candidate fails an SLO at the stated concurrency; each has three or more load levels.
     const failing = decision.candidates.filter((c) => {
-      const rows = decision.servingBenchmarks.filter((s) => s.candidateId === c.id).map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct }));
+      const rows = decision.servingBenchmarks
+        .filter((s) => s.candidateId === c.id)
+        .map((s) => ({ ...s, ttftMs: s.ttftMs as Pct, e2eMs: s.e2eMs as Pct }));
       expect(new Set(rows.map((r) => r.concurrency)).size).toBeGreaterThanOrEqual(3);
       return checkSlos(decision, c, rowAtSloConcurrency(decision, rows)!).some((k) => !k.pass);
     });

@@ -38,8 +38,17 @@ async function ensureDemoUsers(database: Database): Promise<Map<string, string>>
     }
     const passwordHash = await hashPassword(user.password);
     const created = await database.prisma.$transaction(async (tx) => {
-      const row = await tx.user.create({ data: { email: user.email, name: user.name, roles: user.roles, passwordHash }, select: { id: true } });
-      await recordAudit(tx, { actor: SYSTEM, action: "user.create", entityType: "User", entityId: row.id, after: { email: user.email, name: user.name, roles: user.roles, demo: true } });
+      const row = await tx.user.create({
+        data: { email: user.email, name: user.name, roles: user.roles, passwordHash },
+        select: { id: true },
+      });
+      await recordAudit(tx, {
+        actor: SYSTEM,
+        action: "user.create",
+        entityType: "User",
+        entityId: row.id,
+        after: { email: user.email, name: user.name, roles: user.roles, demo: true },
+      });
       return row;
     });
     ids.set(user.email, created.id);
@@ -51,8 +60,14 @@ async function ensureDemoUsers(database: Database): Promise<Map<string, string>>
  * Seeds the demo decision idempotently: a finished seed is recognised by its `demo.seed` audit
  * event (written last); an interrupted one is removed and redone.
  */
-export async function seedDemo(database: Database, log: (line: string) => void = console.log): Promise<"seeded" | "already-seeded"> {
-  if (!isDemoMode()) throw new Error("The demo seed runs only in demo mode (VERDICT_DEMO=1); it creates logins with published passwords.");
+export async function seedDemo(
+  database: Database,
+  log: (line: string) => void = console.log,
+): Promise<"seeded" | "already-seeded"> {
+  if (!isDemoMode())
+    throw new Error(
+      "The demo seed runs only in demo mode (VERDICT_DEMO=1); it creates logins with published passwords.",
+    );
   const users = await ensureDemoUsers(database);
   const analystId = users.get("analyst@verdict.demo")!;
   const prisma = database.prisma;
@@ -70,12 +85,16 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   log("Generating the demo evidence (20,000 labelled items, 4 candidates)…");
   const items = generateDemoItems();
   // The "uploaded file" (hashed for provenance) as an analyst would have it.
-  const itemsCsv = "id,label,slice,text\n" + items.map((item) => csvRow([item.itemId, item.label ? "violating" : "ok", item.slice, item.text])).join("");
+  const itemsCsv =
+    "id,label,slice,text\n" +
+    items.map((item) => csvRow([item.itemId, item.label ? "violating" : "ok", item.slice, item.text])).join("");
   const retrievedAt = new Date("2026-11-20T00:00:00Z");
 
   const { versionId, runs } = await prisma.$transaction(
     async (tx) => {
-      await tx.decision.create({ data: { ...demoDecision, evalProtocol: DEMO_PROTOCOL as object, createdById: analystId } });
+      await tx.decision.create({
+        data: { ...demoDecision, evalProtocol: DEMO_PROTOCOL as object, createdById: analystId },
+      });
       // Every import row through the uploads' one writer, as the analyst's upload of the file would write it.
       const demoImport = (kind: ImportKind, fileName: string, body: string, rowCount: number) =>
         insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
@@ -91,9 +110,18 @@ export async function seedDemo(database: Database, log: (line: string) => void =
           rowCount,
         });
       const datasetImportId = await demoImport("DATASET", "moderation-eval-v1.csv", itemsCsv, items.length);
-      const dataset = await tx.dataset.create({ data: { decisionId: DEMO_DECISION_ID, name: "Moderation eval set (labelled by the T&S team)" } });
+      const dataset = await tx.dataset.create({
+        data: { decisionId: DEMO_DECISION_ID, name: "Moderation eval set (labelled by the T&S team)" },
+      });
       const version = await tx.datasetVersion.create({
-        data: { datasetId: dataset.id, version: 1, itemCount: items.length, positiveCount: items.filter((i) => i.label).length, sliceColumn: "slice", importId: datasetImportId },
+        data: {
+          datasetId: dataset.id,
+          version: 1,
+          itemCount: items.length,
+          positiveCount: items.filter((i) => i.label).length,
+          sliceColumn: "slice",
+          importId: datasetImportId,
+        },
       });
       const runs: Array<{ runId: number; predictions: DemoPrediction[] }> = [];
       for (const [index, model] of demoCandidates.entries()) {
@@ -111,24 +139,67 @@ export async function seedDemo(database: Database, log: (line: string) => void =
         });
         if (index === DEMO_SIMULATED_INDEX) {
           // Served by the app's own simulated endpoint (lib/server/harness/demo-endpoint.ts), named so wherever it appears.
-          await tx.candidateEndpoint.create({ data: { candidateId: candidate.id, baseUrl: demoSimBaseUrl(), model: `${model.name} (simulated)`, concurrency: 32, simulated: true } });
+          await tx.candidateEndpoint.create({
+            data: {
+              candidateId: candidate.id,
+              baseUrl: demoSimBaseUrl(),
+              model: `${model.name} (simulated)`,
+              concurrency: 32,
+              simulated: true,
+            },
+          });
         }
         const scores = demoLeaderboardRows(model);
-        const boardImportId = await demoImport("LEADERBOARD", `${model.name}-leaderboards.json`, JSON.stringify(scores), scores.length);
-        await tx.leaderboardScore.createMany({ data: scores.map((s) => ({ ...s, decisionId: DEMO_DECISION_ID, candidateId: candidate.id, modelName: model.name, retrievedAt, importId: boardImportId })) });
+        const boardImportId = await demoImport(
+          "LEADERBOARD",
+          `${model.name}-leaderboards.json`,
+          JSON.stringify(scores),
+          scores.length,
+        );
+        await tx.leaderboardScore.createMany({
+          data: scores.map((s) => ({
+            ...s,
+            decisionId: DEMO_DECISION_ID,
+            candidateId: candidate.id,
+            modelName: model.name,
+            retrievedAt,
+            importId: boardImportId,
+          })),
+        });
 
         const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
         const predictionsCsv =
           "id,score,predicted,raw_output,latency_ms,input_tokens,output_tokens\n" +
-          predictions.map((p) => csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens])).join("");
-        const runImportId = await demoImport("PREDICTIONS", `${model.name}-predictions.csv`, predictionsCsv, predictions.length);
+          predictions
+            .map((p) =>
+              csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]),
+            )
+            .join("");
+        const runImportId = await demoImport(
+          "PREDICTIONS",
+          `${model.name}-predictions.csv`,
+          predictionsCsv,
+          predictions.length,
+        );
         const run = await tx.evalRun.create({
-          data: { decisionId: DEMO_DECISION_ID, candidateId: candidate.id, datasetVersionId: version.id, importId: runImportId, itemCount: predictions.length, parseFailureCount: predictions.filter((p) => p.parseFailure).length },
+          data: {
+            decisionId: DEMO_DECISION_ID,
+            candidateId: candidate.id,
+            datasetVersionId: version.id,
+            importId: runImportId,
+            itemCount: predictions.length,
+            parseFailureCount: predictions.filter((p) => p.parseFailure).length,
+          },
         });
         runs.push({ runId: run.id, predictions });
 
         const serving = generateDemoServing(model, DEMO_SEED + 100 + index);
-        const servingImportId = await demoImport("SERVING", `${model.name}-serving.json`, JSON.stringify(serving), serving.length);
+        const servingImportId = await demoImport(
+          "SERVING",
+          `${model.name}-serving.json`,
+          JSON.stringify(serving),
+          serving.length,
+        );
         await tx.servingBenchmark.createMany({
           data: serving.map((row) => ({
             ...row,
@@ -142,7 +213,9 @@ export async function seedDemo(database: Database, log: (line: string) => void =
         });
       }
       await tx.decision.update({ where: { id: DEMO_DECISION_ID }, data: { evaluationDatasetVersionId: version.id } });
-      await tx.suiteResemblance.createMany({ data: demoResemblances.map((r) => ({ ...r, decisionId: DEMO_DECISION_ID })) });
+      await tx.suiteResemblance.createMany({
+        data: demoResemblances.map((r) => ({ ...r, decisionId: DEMO_DECISION_ID })),
+      });
       return { versionId: version.id, runs };
     },
     { timeout: 120_000 },
@@ -154,10 +227,40 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   };
   await withRawTx(database, async (tx) => {
     const copy = (table: string, columns: string[], csv: string) => tx.copy(table, columns, once(csv));
-    await copy("DatasetItem", ["datasetVersionId", "itemId", "label", "slice", "text"], items.map((i) => csvRow([versionId, i.itemId, i.label, i.slice, i.text])).join(""));
+    await copy(
+      "DatasetItem",
+      ["datasetVersionId", "itemId", "label", "slice", "text"],
+      items.map((i) => csvRow([versionId, i.itemId, i.label, i.slice, i.text])).join(""),
+    );
     for (const { runId, predictions } of runs) {
-      const rows = predictions.map((p) => csvRow([runId, p.itemId, p.score, p.predicted, p.parseFailure, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]));
-      await copy("Prediction", ["evalRunId", "itemId", "score", "predicted", "parseFailure", "rawOutput", "latencyMs", "inputTokens", "outputTokens"], rows.join(""));
+      const rows = predictions.map((p) =>
+        csvRow([
+          runId,
+          p.itemId,
+          p.score,
+          p.predicted,
+          p.parseFailure,
+          p.rawOutput,
+          p.latencyMs,
+          p.inputTokens,
+          p.outputTokens,
+        ]),
+      );
+      await copy(
+        "Prediction",
+        [
+          "evalRunId",
+          "itemId",
+          "score",
+          "predicted",
+          "parseFailure",
+          "rawOutput",
+          "latencyMs",
+          "inputTokens",
+          "outputTokens",
+        ],
+        rows.join(""),
+      );
     }
   });
 
@@ -166,7 +269,14 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   await computeComparisons(database, DEMO_DECISION_ID);
 
   await prisma.$transaction((tx) =>
-    recordAudit(tx, { actor: SYSTEM, action: "demo.seed", entityType: "Decision", entityId: DEMO_DECISION_ID, decisionId: DEMO_DECISION_ID, after: { candidates: demoCandidates.length, items: items.length } }),
+    recordAudit(tx, {
+      actor: SYSTEM,
+      action: "demo.seed",
+      entityType: "Decision",
+      entityId: DEMO_DECISION_ID,
+      decisionId: DEMO_DECISION_ID,
+      after: { candidates: demoCandidates.length, items: items.length },
+    }),
   );
   return "seeded";
 }

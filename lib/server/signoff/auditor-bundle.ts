@@ -20,10 +20,33 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
   if (!can(actor, "decision.read") || !can(actor, "audit.read")) throw forbiddenError();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const decision = await tx.decision.findUnique({ where: { id: decisionId }, select: { id: true, title: true, status: true, quorum: true } });
+    const decision = await tx.decision.findUnique({
+      where: { id: decisionId },
+      select: { id: true, title: true, status: true, quorum: true },
+    });
     if (!decision) throw notFoundError("The decision");
-    await recordAudit(tx, { actor, action: "export.audit_bundle", entityType: "Decision", entityId: decisionId, decisionId, request });
-    const revisions = await tx.packRevision.findMany({ where: { decisionId }, orderBy: { number: "asc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true, supersededAt: true, createdById: true, cause: true } });
+    await recordAudit(tx, {
+      actor,
+      action: "export.audit_bundle",
+      entityType: "Decision",
+      entityId: decisionId,
+      decisionId,
+      request,
+    });
+    const revisions = await tx.packRevision.findMany({
+      where: { decisionId },
+      orderBy: { number: "asc" },
+      select: {
+        id: true,
+        number: true,
+        sha256: true,
+        canonicalJson: true,
+        createdAt: true,
+        supersededAt: true,
+        createdById: true,
+        cause: true,
+      },
+    });
     const signatures = await tx.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
@@ -32,20 +55,47 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const events = await tx.auditEvent.findMany({
       where: { decisionId },
       orderBy: { id: "asc" },
-      select: { id: true, actorId: true, actorRoles: true, action: true, entityType: true, entityId: true, decisionId: true, before: true, after: true, ip: true, userAgent: true, createdAt: true, prevHash: true, hash: true },
+      select: {
+        id: true,
+        actorId: true,
+        actorRoles: true,
+        action: true,
+        entityType: true,
+        entityId: true,
+        decisionId: true,
+        before: true,
+        after: true,
+        ip: true,
+        userAgent: true,
+        createdAt: true,
+        prevHash: true,
+        hash: true,
+      },
     });
     const firstId = events[0]?.id;
     const head = await auditHeadWith(tx);
-    const links = firstId === undefined ? [] : await tx.auditEvent.findMany({ where: { id: { gte: firstId } }, orderBy: { id: "asc" }, select: { id: true, prevHash: true, hash: true } });
+    const links =
+      firstId === undefined
+        ? []
+        : await tx.auditEvent.findMany({
+            where: { id: { gte: firstId } },
+            orderBy: { id: "asc" },
+            select: { id: true, prevHash: true, hash: true },
+          });
     return {
       format: AUDITOR_BUNDLE_FORMAT,
       exportedAt: new Date().toISOString(),
       decision,
-      revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), supersededAt: r.supersededAt?.toISOString() ?? null })),
+      revisions: revisions.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        supersededAt: r.supersededAt?.toISOString() ?? null,
+      })),
       signatures: signatures.map((s) => ({ ...s, signedAt: s.signedAt.toISOString() })),
       audit: {
         genesisHash: GENESIS_HASH,
-        hashRule: "hash = SHA-256(prevHash ‖ canonical JSON of {actorId, actorRoles, action, entityType, entityId, decisionId, before, after, ip, userAgent, createdAt})",
+        hashRule:
+          "hash = SHA-256(prevHash ‖ canonical JSON of {actorId, actorRoles, action, entityType, entityId, decisionId, before, after, ip, userAgent, createdAt})",
         events: events.map((e) => ({ ...e, id: e.id.toString(), createdAt: e.createdAt.toISOString() })),
         links: links.map((l) => ({ id: l.id.toString(), prevHash: l.prevHash, hash: l.hash })),
         // The chain head (this export's own event): verify the live system against it later.

@@ -31,7 +31,20 @@ export async function readPackContent(tx: Tx, decisionId: string) {
       },
       imports: {
         orderBy: { id: "asc" },
-        select: { id: true, kind: true, format: true, producerVersion: true, fileName: true, sha256: true, sizeBytes: true, status: true, rowCount: true, errorCount: true, importedById: true, createdAt: true },
+        select: {
+          id: true,
+          kind: true,
+          format: true,
+          producerVersion: true,
+          fileName: true,
+          sha256: true,
+          sizeBytes: true,
+          status: true,
+          rowCount: true,
+          errorCount: true,
+          importedById: true,
+          createdAt: true,
+        },
       },
       evaluationDatasetVersionId: true,
       scores: {
@@ -42,23 +55,81 @@ export async function readPackContent(tx: Tx, decisionId: string) {
       resemblances: { orderBy: { suite: "asc" }, select: PACK_RESEMBLANCE },
       datasets: {
         orderBy: { id: "asc" },
-        select: { id: true, name: true, versions: { orderBy: { version: "asc" }, select: { id: true, version: true, itemCount: true, positiveCount: true, sliceColumn: true, importId: true } } },
+        select: {
+          id: true,
+          name: true,
+          versions: {
+            orderBy: { version: "asc" },
+            select: {
+              id: true,
+              version: true,
+              itemCount: true,
+              positiveCount: true,
+              sliceColumn: true,
+              importId: true,
+            },
+          },
+        },
       },
       evalRuns: {
         orderBy: { id: "asc" },
-        select: { id: true, candidateId: true, datasetVersionId: true, status: true, itemCount: true, missingCount: true, unknownCount: true, duplicateCount: true, parseFailureCount: true, metrics: true, error: true, importId: true, computedAt: true },
+        select: {
+          id: true,
+          candidateId: true,
+          datasetVersionId: true,
+          status: true,
+          itemCount: true,
+          missingCount: true,
+          unknownCount: true,
+          duplicateCount: true,
+          parseFailureCount: true,
+          metrics: true,
+          error: true,
+          importId: true,
+          computedAt: true,
+        },
       },
       servingBenchmarks: {
         orderBy: { id: "asc" },
         select: {
-          id: true, candidateId: true, tool: true, toolVersion: true, concurrency: true, requestRate: true, completed: true, failed: true, durationS: true, meanInputTokens: true, meanOutputTokens: true,
-          requestThroughput: true, outputTokenThroughput: true, totalTokenThroughput: true, goodput: true, ttftMs: true, tpotMs: true, itlMs: true, e2eMs: true, tpotSource: true, importId: true,
+          id: true,
+          candidateId: true,
+          tool: true,
+          toolVersion: true,
+          concurrency: true,
+          requestRate: true,
+          completed: true,
+          failed: true,
+          durationS: true,
+          meanInputTokens: true,
+          meanOutputTokens: true,
+          requestThroughput: true,
+          outputTokenThroughput: true,
+          totalTokenThroughput: true,
+          goodput: true,
+          ttftMs: true,
+          tpotMs: true,
+          itlMs: true,
+          e2eMs: true,
+          tpotSource: true,
+          importId: true,
         },
       },
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, imports, scores, resemblances, datasets, evalRuns, servingBenchmarks, evalProtocol, operatingRule, ...parameters } = d;
+  const {
+    candidates,
+    imports,
+    scores,
+    resemblances,
+    datasets,
+    evalRuns,
+    servingBenchmarks,
+    evalProtocol,
+    operatingRule,
+    ...parameters
+  } = d;
   // The rule is frozen with the task (a change of rule is a new revision); FIXED, the rule of every
   // pack frozen before it existed, is left out so those packs keep their exact bytes and hash.
   const task = operatingRule === "FIXED" ? parameters : { ...parameters, operatingRule };
@@ -74,7 +145,14 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     // left out while there is none, so packs frozen before it existed keep their bytes and hash.
     ...(evalProtocol === null ? {} : { protocol: evalProtocol }),
     candidates,
-    evidence: { imports, leaderboardScores: scores, suiteResemblances: resemblances, datasets, evalRuns, servingBenchmarks },
+    evidence: {
+      imports,
+      leaderboardScores: scores,
+      suiteResemblances: resemblances,
+      datasets,
+      evalRuns,
+      servingBenchmarks,
+    },
     runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),
     otherRuns,
     results: packResults(model),
@@ -100,7 +178,10 @@ export async function buildPack(tx: Tx, decisionId: string): Promise<{ canonical
  * in the frozen revision (its run that counts) and the rule that chose it (FIXED when the pack
  * has none: frozen before the rule existed).
  */
-export function frozenOperatingPoint(canonicalJsonText: string, candidateId: string): { operatingThreshold: number | null; operatingRule: OperatingRuleKind } {
+export function frozenOperatingPoint(
+  canonicalJsonText: string,
+  candidateId: string,
+): { operatingThreshold: number | null; operatingRule: OperatingRuleKind } {
   const pack = JSON.parse(canonicalJsonText) as {
     task?: { operatingRule?: OperatingRuleKind };
     runsThatCount?: { candidateId: string; runId: number }[];
@@ -108,11 +189,16 @@ export function frozenOperatingPoint(canonicalJsonText: string, candidateId: str
   };
   const runId = pack.runsThatCount?.find((r) => r.candidateId === candidateId)?.runId;
   const run = pack.evidence?.evalRuns?.find((r) => r.id === runId);
-  return { operatingThreshold: run?.metrics?.parameters?.threshold ?? null, operatingRule: pack.task?.operatingRule ?? "FIXED" };
+  return {
+    operatingThreshold: run?.metrics?.parameters?.threshold ?? null,
+    operatingRule: pack.task?.operatingRule ?? "FIXED",
+  };
 }
 
 export function frozenGates(canonicalJsonText: string): Record<string, Gate[]> {
-  const pack = JSON.parse(canonicalJsonText) as { results?: { gates?: Record<string, Gate[]> | { candidateId: string; gates: Gate[] }[] } };
+  const pack = JSON.parse(canonicalJsonText) as {
+    results?: { gates?: Record<string, Gate[]> | { candidateId: string; gates: Gate[] }[] };
+  };
   const gates = pack.results?.gates;
   if (!gates) return {};
   return Array.isArray(gates) ? Object.fromEntries(gates.map((g) => [g.candidateId, g.gates])) : gates;

@@ -25,10 +25,23 @@ describe("sign-off on embedded PostgreSQL (PGlite)", () => {
     const { decisionId, goodId } = await makeSignoffDecision(analyst, 2);
     const revision = await submitForReview(analyst, decisionId);
     const approvers = await Promise.all([0, 1, 2, 3].map((i) => makeSigner(["APPROVER"], `Approver ${i}`)));
-    const results = await Promise.allSettled(approvers.map((a) => signPack(a, decisionId, { email: a.email, meaning: "APPROVAL", password: PASSWORD, revisionSha256: revision.sha256, candidateId: goodId, reason: "meets every gate" })));
+    const results = await Promise.allSettled(
+      approvers.map((a) =>
+        signPack(a, decisionId, {
+          email: a.email,
+          meaning: "APPROVAL",
+          password: PASSWORD,
+          revisionSha256: revision.sha256,
+          candidateId: goodId,
+          reason: "meets every gate",
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
     const { prisma } = await holder.__verdictDatabase!;
-    expect((await prisma.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { status: true } })).status).toBe("APPROVED");
+    expect(
+      (await prisma.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { status: true } })).status,
+    ).toBe("APPROVED");
     expect(await prisma.signature.count({ where: { decisionId } })).toBe(2);
     expect((await verifyAuditChainWith(prisma)).intact).toBe(true);
   });

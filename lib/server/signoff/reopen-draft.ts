@@ -12,7 +12,8 @@ export async function reopenDraft(actor: Actor, decisionId: string, request: Req
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const { status } = await lockDecision(tx, decisionId);
-    if (status !== "CHANGES_REQUESTED") throw new AppError("CONFLICT", "Only a decision with changes requested goes back to draft.");
+    if (status !== "CHANGES_REQUESTED")
+      throw new AppError("CONFLICT", "Only a decision with changes requested goes back to draft.");
     await transitionStatus(tx, actor, decisionId, "CHANGES_REQUESTED", "DRAFT", request);
   }, SIGNOFF_TX);
 }

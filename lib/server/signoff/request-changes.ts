@@ -14,8 +14,12 @@ export async function requestChanges(actor: Actor, decisionId: string, reason: s
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const { status } = await lockDecision(tx, decisionId);
-    if (status !== "IN_REVIEW") throw new AppError("CONFLICT", "Changes can only be requested while the decision is in review.");
+    if (status !== "IN_REVIEW")
+      throw new AppError("CONFLICT", "Changes can only be requested while the decision is in review.");
     const { revision } = await ensureCurrentRevision(tx, actor, decisionId, request);
-    await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "CHANGES_REQUESTED", request, { reason: why, revision: revision.number });
+    await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "CHANGES_REQUESTED", request, {
+      reason: why,
+      revision: revision.number,
+    });
   }, SIGNOFF_TX);
 }

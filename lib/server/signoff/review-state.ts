@@ -22,22 +22,60 @@ export async function getReviewState(actor: Actor, decisionId: string) {
   const prisma = await db();
   const decision = await prisma.decision.findUnique({
     where: { id: decisionId },
-    select: { id: true, title: true, status: true, archivedAt: true, quorum: true, candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, provider: true } } },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      archivedAt: true,
+      quorum: true,
+      candidates: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, provider: true } },
+    },
   });
   if (!decision) throw notFoundError("The decision");
   const [revisions, signatures, comments, transitions, ownImport, live, missing] = await Promise.all([
-    prisma.packRevision.findMany({ where: { decisionId }, orderBy: { number: "asc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true, supersededAt: true, cause: true, createdBy: { select: { name: true } } } }),
+    prisma.packRevision.findMany({
+      where: { decisionId },
+      orderBy: { number: "asc" },
+      select: {
+        id: true,
+        number: true,
+        sha256: true,
+        canonicalJson: true,
+        createdAt: true,
+        supersededAt: true,
+        cause: true,
+        createdBy: { select: { name: true } },
+      },
+    }),
     prisma.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
       select: { ...SIGNATURE_SELECT, candidate: { select: { name: true } } },
     }),
-    prisma.comment.findMany({ where: { decisionId }, orderBy: { createdAt: "asc" }, select: { id: true, stage: true, parentId: true, body: true, createdAt: true, author: { select: { name: true } }, packRevision: { select: { number: true } } } }),
-    prisma.auditEvent.findMany({ where: { decisionId, action: "decision.transition" }, orderBy: { id: "asc" }, select: { id: true, actorId: true, before: true, after: true, createdAt: true } }),
+    prisma.comment.findMany({
+      where: { decisionId },
+      orderBy: { createdAt: "asc" },
+      select: {
+        id: true,
+        stage: true,
+        parentId: true,
+        body: true,
+        createdAt: true,
+        author: { select: { name: true } },
+        packRevision: { select: { number: true } },
+      },
+    }),
+    prisma.auditEvent.findMany({
+      where: { decisionId, action: "decision.transition" },
+      orderBy: { id: "asc" },
+      select: { id: true, actorId: true, before: true, after: true, createdAt: true },
+    }),
     prisma.import.findFirst({ where: { importedById: actor.id, decisionId }, select: { id: true } }),
     prisma.$transaction((tx) => buildPack(tx, decisionId)),
     // What a draft still lacks before it can be submitted, listed before the submit button.
-    isEditable(decision) ? prisma.$transaction((tx) => submissionProblems(tx, decisionId)) : Promise.resolve([] as string[]),
+    isEditable(decision)
+      ? prisma.$transaction((tx) => submissionProblems(tx, decisionId))
+      : Promise.resolve([] as string[]),
   ]);
 
   const latest = revisions[revisions.length - 1] ?? null;
@@ -55,20 +93,43 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     }
   });
   const gates = frozenGates(latest && !evidenceChanged ? latest.canonicalJson : live.canonicalJson);
-  const supersededIds = new Set(revisions.filter((r) => r.supersededAt || (r.id === latest?.id && evidenceChanged)).map((r) => r.id));
-  const names = new Map((await prisma.user.findMany({ where: { id: { in: [...new Set(transitions.map((t) => t.actorId).filter((x): x is string => !!x))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const supersededIds = new Set(
+    revisions.filter((r) => r.supersededAt || (r.id === latest?.id && evidenceChanged)).map((r) => r.id),
+  );
+  const names = new Map(
+    (
+      await prisma.user.findMany({
+        where: { id: { in: [...new Set(transitions.map((t) => t.actorId).filter((x): x is string => !!x))] } },
+        select: { id: true, name: true },
+      })
+    ).map((u) => [u.id, u.name]),
+  );
 
   return {
     decision,
     status: decision.status,
-    revisions: revisions.map(({ canonicalJson: _json, ...r }) => ({ ...r, superseded: supersededIds.has(r.id), diff: diffs.get(r.id) ?? null })),
+    revisions: revisions.map(({ canonicalJson: _json, ...r }) => ({
+      ...r,
+      superseded: supersededIds.has(r.id),
+      diff: diffs.get(r.id) ?? null,
+    })),
     latestRevision: latest ? { id: latest.id, number: latest.number, sha256: latest.sha256 } : null,
     liveSha256: live.sha256,
     evidenceChanged,
-    signatures: signatures.map((s) => ({ ...s, superseded: supersededIds.has(s.packRevisionId), revisionNumber: revisions.find((r) => r.id === s.packRevisionId)?.number ?? null })),
+    signatures: signatures.map((s) => ({
+      ...s,
+      superseded: supersededIds.has(s.packRevisionId),
+      revisionNumber: revisions.find((r) => r.id === s.packRevisionId)?.number ?? null,
+    })),
     comments,
     gates,
-    history: transitions.map((t) => ({ id: t.id.toString(), by: t.actorId ? (names.get(t.actorId) ?? t.actorId) : "system", at: t.createdAt, before: t.before as { status?: string } | null, after: t.after as { status?: string; reason?: string } | null })),
+    history: transitions.map((t) => ({
+      id: t.id.toString(),
+      by: t.actorId ? (names.get(t.actorId) ?? t.actorId) : "system",
+      at: t.createdAt,
+      before: t.before as { status?: string } | null,
+      after: t.after as { status?: string; reason?: string } | null,
+    })),
     actorImportedEvidence: ownImport !== null,
     missing,
   };

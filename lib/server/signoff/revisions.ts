@@ -14,10 +14,24 @@ import { buildPack } from "./build-pack";
 export { lockDecisionRow as lockDecision } from "../decision-lock";
 
 export const latestRevision = (tx: Tx, decisionId: string) =>
-  tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true, sha256: true, supersededAt: true } });
+  tx.packRevision.findFirst({
+    where: { decisionId },
+    orderBy: { number: "desc" },
+    select: { id: true, number: true, sha256: true, supersededAt: true },
+  });
 
 // Audited acts on a decision that never change its evidence: all others may.
-const NOT_EVIDENCE = new Set(["comment.create", "decision.transition", "pack_revision.create", "signature.create", "export.pdf", "export.json", "export.audit_bundle", "decision.archive", "decision.unarchive"]);
+const NOT_EVIDENCE = new Set([
+  "comment.create",
+  "decision.transition",
+  "pack_revision.create",
+  "signature.create",
+  "export.pdf",
+  "export.json",
+  "export.audit_bundle",
+  "decision.archive",
+  "decision.unarchive",
+]);
 export const CHANGED_OUTSIDE = "changed outside the app";
 
 /**
@@ -27,12 +41,21 @@ export const CHANGED_OUTSIDE = "changed outside the app";
  * revision then names no creator and its audit event no actor.
  */
 async function causeOfChange(tx: Tx, decisionId: string, latest: { id: string; number: number }) {
-  const frozen = await tx.auditEvent.findFirst({ where: { action: "pack_revision.create", entityId: latest.id }, select: { id: true } });
-  const events = await tx.auditEvent.findMany({ where: { decisionId, id: { gt: frozen?.id ?? 0n } }, select: { action: true } });
+  const frozen = await tx.auditEvent.findFirst({
+    where: { action: "pack_revision.create", entityId: latest.id },
+    select: { id: true },
+  });
+  const events = await tx.auditEvent.findMany({
+    where: { decisionId, id: { gt: frozen?.id ?? 0n } },
+    select: { action: true },
+  });
   const acts = [...new Set(events.map((e) => e.action).filter((a) => !NOT_EVIDENCE.has(a)))];
   return acts.length
     ? { inApp: true, cause: `changed in the app since revision ${latest.number} (${acts.join(", ")})` }
-    : { inApp: false, cause: `${CHANGED_OUTSIDE}: the evidence differs from revision ${latest.number} and no change was made through Verdict since` };
+    : {
+        inApp: false,
+        cause: `${CHANGED_OUTSIDE}: the evidence differs from revision ${latest.number} and no change was made through Verdict since`,
+      };
 }
 
 /**
@@ -44,14 +67,27 @@ export async function ensureCurrentRevision(tx: Tx, actor: Actor, decisionId: st
   const pack = await buildPack(tx, decisionId);
   const latest = await latestRevision(tx, decisionId);
   if (latest && latest.sha256 === pack.sha256) return { revision: latest, created: false };
-  const { inApp, cause } = latest ? await causeOfChange(tx, decisionId, latest) : { inApp: true, cause: "submitted for review" };
+  const { inApp, cause } = latest
+    ? await causeOfChange(tx, decisionId, latest)
+    : { inApp: true, cause: "submitted for review" };
   const now = new Date();
   if (latest) {
-    const superseded = await tx.packRevision.updateMany({ where: { id: latest.id, supersededAt: null }, data: { supersededAt: now } });
+    const superseded = await tx.packRevision.updateMany({
+      where: { id: latest.id, supersededAt: null },
+      data: { supersededAt: now },
+    });
     if (superseded.count !== 1) throw new AppError("CONFLICT", "The pack revision changed meanwhile; try again.");
   }
   const revision = await tx.packRevision.create({
-    data: { decisionId, number: (latest?.number ?? 0) + 1, sha256: pack.sha256, canonicalJson: pack.canonicalJson, createdById: inApp ? actor.id : null, createdAt: now, cause },
+    data: {
+      decisionId,
+      number: (latest?.number ?? 0) + 1,
+      sha256: pack.sha256,
+      canonicalJson: pack.canonicalJson,
+      createdById: inApp ? actor.id : null,
+      createdAt: now,
+      cause,
+    },
     select: { id: true, number: true, sha256: true, supersededAt: true },
   });
   await recordAudit(tx, {
@@ -68,10 +104,28 @@ export async function ensureCurrentRevision(tx: Tx, actor: Actor, decisionId: st
 }
 
 /** Conditional status change: only wins if the decision is still in `from` (count must be 1). */
-export async function transitionStatus(tx: Tx, actor: Actor, decisionId: string, from: DecisionStatus, to: DecisionStatus, request: RequestInfo, detail: Record<string, unknown> = {}) {
+export async function transitionStatus(
+  tx: Tx,
+  actor: Actor,
+  decisionId: string,
+  from: DecisionStatus,
+  to: DecisionStatus,
+  request: RequestInfo,
+  detail: Record<string, unknown> = {},
+) {
   const result = await tx.decision.updateMany({ where: { id: decisionId, status: from }, data: { status: to } });
-  if (result.count !== 1) throw new AppError("CONFLICT", `The decision is no longer ${label(from)}; reload to see its state.`);
-  await recordAudit(tx, { actor, action: "decision.transition", entityType: "Decision", entityId: decisionId, decisionId, before: { status: from }, after: { status: to, ...detail }, request });
+  if (result.count !== 1)
+    throw new AppError("CONFLICT", `The decision is no longer ${label(from)}; reload to see its state.`);
+  await recordAudit(tx, {
+    actor,
+    action: "decision.transition",
+    entityType: "Decision",
+    entityId: decisionId,
+    decisionId,
+    before: { status: from },
+    after: { status: to, ...detail },
+    request,
+  });
 }
 
 export const label = (status: DecisionStatus) => status.toLowerCase().replace("_", " ");

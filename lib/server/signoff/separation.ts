@@ -20,7 +20,19 @@ import type { Actor } from "../session";
  *    (which includes each operating threshold). The revision carries every such change made
  *    before it was frozen.
  */
-export const GATE_PARAMETERS = ["prevalence", "costFn", "costFp", "recallFloor", "precisionFloor", "sloP95E2eMs", "sloP95TtftMs", "sloMinThroughputRps", "sloThroughputConcurrency", "sloMaxCostPer1kRequests", "quorum"] as const;
+export const GATE_PARAMETERS = [
+  "prevalence",
+  "costFn",
+  "costFp",
+  "recallFloor",
+  "precisionFloor",
+  "sloP95E2eMs",
+  "sloP95TtftMs",
+  "sloMinThroughputRps",
+  "sloThroughputConcurrency",
+  "sloMaxCostPer1kRequests",
+  "quorum",
+] as const;
 const CANDIDATE_CHANGES = ["candidate.create", "candidate.update", "candidate.remove"];
 
 export interface SigningContext {
@@ -32,14 +44,20 @@ export interface SigningContext {
   request: RequestInfo;
 }
 
-export async function signingRefusal(tx: Tx, { actor, decisionId, revision, meaning, request }: SigningContext): Promise<string | null> {
-  if (request.via === "token") return "Signatures are made only in an interactive session: sign in the browser and sign there. API tokens cannot sign.";
+export async function signingRefusal(
+  tx: Tx,
+  { actor, decisionId, revision, meaning, request }: SigningContext,
+): Promise<string | null> {
+  if (request.via === "token")
+    return "Signatures are made only in an interactive session: sign in the browser and sign there. API tokens cannot sign.";
   if (!revision) return null;
 
   const frozen = `revision ${revision.number} was frozen (${revision.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
   const user = await tx.user.findUnique({ where: { id: actor.id }, select: { createdAt: true, approverSince: true } });
-  if (!user || user.createdAt > revision.createdAt) return `Your account was created after ${frozen}, so you cannot sign it.`;
-  if (meaning !== "REVIEW" && (user.approverSince ?? user.createdAt) > revision.createdAt) return `You became an approver after ${frozen}, so you cannot approve or reject it.`;
+  if (!user || user.createdAt > revision.createdAt)
+    return `Your account was created after ${frozen}, so you cannot sign it.`;
+  if (meaning !== "REVIEW" && (user.approverSince ?? user.createdAt) > revision.createdAt)
+    return `You became an approver after ${frozen}, so you cannot approve or reject it.`;
 
   const own = await tx.import.findFirst({
     where: {
@@ -58,13 +76,22 @@ export async function signingRefusal(tx: Tx, { actor, decisionId, revision, mean
 
   if (meaning === "APPROVAL") {
     const changes = await tx.auditEvent.findMany({
-      where: { decisionId, actorId: actor.id, createdAt: { lte: revision.createdAt }, action: { in: ["decision.create", "decision.update_parameters", ...CANDIDATE_CHANGES] } },
+      where: {
+        decisionId,
+        actorId: actor.id,
+        createdAt: { lte: revision.createdAt },
+        action: { in: ["decision.create", "decision.update_parameters", ...CANDIDATE_CHANGES] },
+      },
       orderBy: { id: "asc" },
       select: { action: true, after: true },
     });
-    const gateChange = changes.find((e) => e.action !== "decision.update_parameters" || GATE_PARAMETERS.some((k) => k in ((e.after ?? {}) as object)));
+    const gateChange = changes.find(
+      (e) => e.action !== "decision.update_parameters" || GATE_PARAMETERS.some((k) => k in ((e.after ?? {}) as object)),
+    );
     if (gateChange) {
-      const what = gateChange.action.startsWith("candidate.") ? "the candidates" : "the gate-relevant parameters (π, costs, floors, SLOs, quorum)";
+      const what = gateChange.action.startsWith("candidate.")
+        ? "the candidates"
+        : "the gate-relevant parameters (π, costs, floors, SLOs, quorum)";
       return `Separation of duties: you set ${what} of this pack (${gateChange.action}), so you cannot approve it.`;
     }
   }

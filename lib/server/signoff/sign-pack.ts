@@ -34,10 +34,16 @@ export const MIN_WAIVER_LENGTH = 20;
  */
 export async function signPack(actor: Actor, decisionId: string, input: SignInput, request: RequestInfo = {}) {
   const permission = input.meaning === "REVIEW" ? "signature.review" : "signature.approve";
-  if (!can(actor, permission)) throw forbiddenError(input.meaning === "REVIEW" ? "Only a reviewer records a review signature." : "Only an approver signs an approval or a rejection.");
+  if (!can(actor, permission))
+    throw forbiddenError(
+      input.meaning === "REVIEW"
+        ? "Only a reviewer records a review signature."
+        : "Only an approver signs an approval or a rejection.",
+    );
   const reason = input.reason.trim();
   if (reason.length < 3) throw new AppError("VALIDATION", "State the reason for your signature.");
-  if (input.meaning === "APPROVAL" && !input.candidateId) throw new AppError("VALIDATION", "Choose the candidate you approve.");
+  if (input.meaning === "APPROVAL" && !input.candidateId)
+    throw new AppError("VALIDATION", "Choose the candidate you approve.");
   const candidateId = input.meaning === "APPROVAL" ? (input.candidateId ?? null) : null;
   const waiver = input.waiver?.trim() || null;
 
@@ -45,7 +51,11 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   // Who may not sign this pack is refused before anything else, and before any password attempt
   // (and again under the lock).
   const refusedEarly = await prisma.$transaction(async (tx) => {
-    const latest = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { number: true, createdAt: true } });
+    const latest = await tx.packRevision.findFirst({
+      where: { decisionId },
+      orderBy: { number: "desc" },
+      select: { number: true, createdAt: true },
+    });
     return signingRefusal(tx, { actor, decisionId, revision: latest, meaning: input.meaning, request });
   });
   if (refusedEarly) throw forbiddenError(refusedEarly);
@@ -53,7 +63,8 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   // Before asking argon2: a decision that is not there or not in review takes no password attempt.
   const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
   if (!target) throw notFoundError("The decision");
-  if (target.status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
+  if (target.status !== "IN_REVIEW")
+    throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
 
   await verifySigningPassword(actor, input.email, input.password, request);
 
@@ -61,22 +72,39 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   // the old revision is superseded whether or not this signature then goes through.
   const current = await prisma.$transaction(async (tx) => {
     const { status } = await lockDecision(tx, decisionId);
-    if (status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
+    if (status !== "IN_REVIEW")
+      throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
     return (await ensureCurrentRevision(tx, actor, decisionId, request)).revision;
   }, SIGNOFF_TX);
   if (current.sha256 !== input.revisionSha256) {
-    throw new AppError("CONFLICT", `The revision you signed is superseded: the pack is now revision ${current.number} (${current.sha256.slice(0, 12)}…). Review it and sign again.`);
+    throw new AppError(
+      "CONFLICT",
+      `The revision you signed is superseded: the pack is now revision ${current.number} (${current.sha256.slice(0, 12)}…). Review it and sign again.`,
+    );
   }
 
   return prisma.$transaction(async (tx) => {
     const { status, quorum } = await lockDecision(tx, decisionId);
-    if (status !== "IN_REVIEW") throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
-    const revision = await tx.packRevision.findFirst({ where: { decisionId }, orderBy: { number: "desc" }, select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true } });
-    if (!revision || revision.sha256 !== input.revisionSha256) throw new AppError("CONFLICT", "The revision you signed is superseded; review the new revision and sign again.");
+    if (status !== "IN_REVIEW")
+      throw new AppError("CONFLICT", "Signatures are taken only while the decision is in review.");
+    const revision = await tx.packRevision.findFirst({
+      where: { decisionId },
+      orderBy: { number: "desc" },
+      select: { id: true, number: true, sha256: true, canonicalJson: true, createdAt: true },
+    });
+    if (!revision || revision.sha256 !== input.revisionSha256)
+      throw new AppError("CONFLICT", "The revision you signed is superseded; review the new revision and sign again.");
 
     const group: SignatureMeaning[] = input.meaning === "REVIEW" ? ["REVIEW"] : ["APPROVAL", "REJECTION"];
-    const earlier = await tx.signature.findFirst({ where: { packRevisionId: revision.id, signerId: actor.id, meaning: { in: group } }, select: { meaning: true } });
-    if (earlier) throw new AppError("CONFLICT", `You already signed revision ${revision.number} (${earlier.meaning.toLowerCase()}).`);
+    const earlier = await tx.signature.findFirst({
+      where: { packRevisionId: revision.id, signerId: actor.id, meaning: { in: group } },
+      select: { meaning: true },
+    });
+    if (earlier)
+      throw new AppError(
+        "CONFLICT",
+        `You already signed revision ${revision.number} (${earlier.meaning.toLowerCase()}).`,
+      );
 
     const refusal = await signingRefusal(tx, { actor, decisionId, revision, meaning: input.meaning, request });
     if (refusal) throw forbiddenError(refusal);
@@ -88,7 +116,10 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
       // The gates frozen in the revision, so the waiver answers exactly what was signed.
       failed = (frozenGates(revision.canonicalJson)[candidateId] ?? []).filter((g) => !g.pass);
       if (failed.length && (!waiver || waiver.length < MIN_WAIVER_LENGTH)) {
-        throw new AppError("VALIDATION", `This candidate fails ${failed.map((g) => g.label).join("; ")}. Approving it requires a written waiver (at least ${MIN_WAIVER_LENGTH} characters).`);
+        throw new AppError(
+          "VALIDATION",
+          `This candidate fails ${failed.map((g) => g.label).join("; ")}. Approving it requires a written waiver (at least ${MIN_WAIVER_LENGTH} characters).`,
+        );
       }
     }
 
@@ -110,17 +141,37 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
       },
       select: SIGNATURE_SELECT,
     });
-    await recordAudit(tx, { actor, action: "signature.create", entityType: "Signature", entityId: signature.id, decisionId, after: { ...signature, revision: revision.number, failedGates: failed.map((g) => g.key) }, request });
+    await recordAudit(tx, {
+      actor,
+      action: "signature.create",
+      entityType: "Signature",
+      entityId: signature.id,
+      decisionId,
+      after: { ...signature, revision: revision.number, failedGates: failed.map((g) => g.key) },
+      request,
+    });
 
     let outcome: "signed" | "approved" | "rejected" = "signed";
     if (input.meaning === "REJECTION") {
       // One accountable owner's rejection closes the decision: approval needs a quorum, a veto does not.
-      await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "REJECTED", request, { signatureId: signature.id, revision: revision.number });
+      await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "REJECTED", request, {
+        signatureId: signature.id,
+        revision: revision.number,
+      });
       outcome = "rejected";
     } else if (input.meaning === "APPROVAL") {
-      const approvers = await tx.signature.findMany({ where: { packRevisionId: revision.id, meaning: "APPROVAL", candidateId }, distinct: ["signerId"], select: { signerId: true } });
+      const approvers = await tx.signature.findMany({
+        where: { packRevisionId: revision.id, meaning: "APPROVAL", candidateId },
+        distinct: ["signerId"],
+        select: { signerId: true },
+      });
       if (approvers.length >= quorum) {
-        await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "APPROVED", request, { candidateId, revision: revision.number, sha256: revision.sha256, approvers: approvers.map((a) => a.signerId).sort() });
+        await transitionStatus(tx, actor, decisionId, "IN_REVIEW", "APPROVED", request, {
+          candidateId,
+          revision: revision.number,
+          sha256: revision.sha256,
+          approvers: approvers.map((a) => a.signerId).sort(),
+        });
         outcome = "approved";
       }
     }

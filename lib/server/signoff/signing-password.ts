@@ -20,18 +20,33 @@ const SIGNING_LOCK_NAMESPACE = 7_348_011;
  * at a time (advisory lock), so fifty simultaneous wrong guesses still count as fifty, and the
  * sixth within the window is refused without even checking the password.
  */
-export async function verifySigningPassword(actor: Actor, email: string, password: string, request: RequestInfo): Promise<void> {
+export async function verifySigningPassword(
+  actor: Actor,
+  email: string,
+  password: string,
+  request: RequestInfo,
+): Promise<void> {
   const prisma = await db();
   const outcome = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SIGNING_LOCK_NAMESPACE}, hashtext(${actor.id}))`;
     const since = new Date(Date.now() - SIGNING_WINDOW_MS);
-    const failures = await tx.auditEvent.count({ where: { actorId: actor.id, action: "signature.failed_password", createdAt: { gt: since } } });
-    const audit = { actor: { id: actor.id, roles: actor.roles as RoleName[] }, entityType: "User", entityId: actor.id, request };
+    const failures = await tx.auditEvent.count({
+      where: { actorId: actor.id, action: "signature.failed_password", createdAt: { gt: since } },
+    });
+    const audit = {
+      actor: { id: actor.id, roles: actor.roles as RoleName[] },
+      entityType: "User",
+      entityId: actor.id,
+      request,
+    };
     if (failures >= MAX_FAILED_SIGNING_PASSWORDS) {
       await recordAudit(tx, { ...audit, action: "signature.rate_limited", after: { failuresInWindow: failures } });
       return "limited" as const;
     }
-    const user = await tx.user.findUnique({ where: { id: actor.id }, select: { passwordHash: true, active: true, email: true } });
+    const user = await tx.user.findUnique({
+      where: { id: actor.id },
+      select: { passwordHash: true, active: true, email: true },
+    });
     // Both components must be the signed-in user's own; argon2 runs either way (same work, same time).
     const passwordOk = await verifyPassword(user?.active ? user.passwordHash : null, password);
     const ok = passwordOk && user?.email === email.trim().toLowerCase();
@@ -39,6 +54,8 @@ export async function verifySigningPassword(actor: Actor, email: string, passwor
     await recordAudit(tx, { ...audit, action: "signature.failed_password", after: { failuresInWindow: failures + 1 } });
     return "wrong" as const;
   }, SIGNOFF_TX);
-  if (outcome === "limited") throw new AppError("RATE_LIMITED", "Too many wrong passwords at signing. Try again in 15 minutes.");
-  if (outcome === "wrong") throw new AppError("VALIDATION", "The email or password is not correct; the signature was not recorded.");
+  if (outcome === "limited")
+    throw new AppError("RATE_LIMITED", "Too many wrong passwords at signing. Try again in 15 minutes.");
+  if (outcome === "wrong")
+    throw new AppError("VALIDATION", "The email or password is not correct; the signature was not recorded.");
 }

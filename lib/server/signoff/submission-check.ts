@@ -12,25 +12,38 @@ import { citedSuitesOf, rationalesOf } from "../resemblances";
  */
 export async function submissionProblems(tx: Tx, decisionId: string): Promise<string[]> {
   const problems: string[] = [];
-  const decision = await tx.decision.findUniqueOrThrow({ where: { id: decisionId }, select: { evaluationDatasetVersionId: true } });
+  const decision = await tx.decision.findUniqueOrThrow({
+    where: { id: decisionId },
+    select: { evaluationDatasetVersionId: true },
+  });
   const candidates = await rationalesOf(tx, decisionId);
   if (candidates.length === 0) problems.push("Shortlist at least one candidate.");
   for (const c of candidates) {
     const problem = rationaleProblem(c.rationale, c.scoredSuites);
     if (problem) problems.push(`${c.name}: shortlist rationale — ${problem}`);
   }
-  const answered = new Set((await tx.suiteResemblance.findMany({ where: { decisionId }, select: { suite: true } })).map((r) => r.suite));
+  const answered = new Set(
+    (await tx.suiteResemblance.findMany({ where: { decisionId }, select: { suite: true } })).map((r) => r.suite),
+  );
   for (const { suite, candidates: citing } of await citedSuitesOf(tx, decisionId)) {
-    if (!answered.has(suite)) problems.push(`${suite} (cited for ${citing.join(", ")}): answer the three questions of resemblance — task, class distribution, prompt and scoring.`);
+    if (!answered.has(suite))
+      problems.push(
+        `${suite} (cited for ${citing.join(", ")}): answer the three questions of resemblance — task, class distribution, prompt and scoring.`,
+      );
   }
-  if (decision.evaluationDatasetVersionId === null) problems.push("Upload a labelled dataset: the pack is evaluated on one dataset version.");
+  if (decision.evaluationDatasetVersionId === null)
+    problems.push("Upload a labelled dataset: the pack is evaluated on one dataset version.");
   const computing = await tx.evalRun.count({ where: { decisionId, status: { in: ["PENDING", "RUNNING"] } } });
-  if (computing > 0) problems.push(`${computing} eval run${computing === 1 ? " is" : "s are"} still being computed; submit when the metrics are ready.`);
+  if (computing > 0)
+    problems.push(
+      `${computing} eval run${computing === 1 ? " is" : "s are"} still being computed; submit when the metrics are ready.`,
+    );
   return problems;
 }
 
 /** 409 listing everything missing (details.missing), so the page and the API can show the list. */
 export async function assertSubmittable(tx: Tx, decisionId: string): Promise<void> {
   const missing = await submissionProblems(tx, decisionId);
-  if (missing.length > 0) throw new AppError("CONFLICT", `The decision cannot be submitted yet: ${missing.join(" ")}`, { missing });
+  if (missing.length > 0)
+    throw new AppError("CONFLICT", `The decision cannot be submitted yet: ${missing.join(" ")}`, { missing });
 }

@@ -24,10 +24,14 @@ export async function submitForReview(actor: Actor, decisionId: string, request:
     if (status === "APPROVED" || status === "REJECTED") {
       const latest = await latestRevision(tx, decisionId);
       const now = await buildPack(tx, decisionId);
-      if (latest?.sha256 === now.sha256) throw new AppError("CONFLICT", `The decision is ${label(status)} and its evidence has not changed.`);
+      if (latest?.sha256 === now.sha256)
+        throw new AppError("CONFLICT", `The decision is ${label(status)} and its evidence has not changed.`);
     }
     const { revision } = await ensureCurrentRevision(tx, actor, decisionId, request);
-    await transitionStatus(tx, actor, decisionId, status, "IN_REVIEW", request, { revision: revision.number, sha256: revision.sha256 });
+    await transitionStatus(tx, actor, decisionId, status, "IN_REVIEW", request, {
+      revision: revision.number,
+      sha256: revision.sha256,
+    });
     return revision;
   }, SIGNOFF_TX);
 }

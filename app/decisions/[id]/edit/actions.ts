@@ -9,7 +9,14 @@ import { createCandidate, removeCandidate, shortlistCandidates, updateCandidate 
 import { setDecisionArchived, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
 import { answerResemblance } from "@/lib/server/resemblances";
 
-const OPTIONAL = ["precisionFloor", "sloP95E2eMs", "sloP95TtftMs", "sloMinThroughputRps", "sloThroughputConcurrency", "sloMaxCostPer1kRequests"] as const;
+const OPTIONAL = [
+  "precisionFloor",
+  "sloP95E2eMs",
+  "sloP95TtftMs",
+  "sloMinThroughputRps",
+  "sloThroughputConcurrency",
+  "sloMaxCostPer1kRequests",
+] as const;
 
 function refresh(decisionId: string) {
   revalidatePath(`/decisions/${decisionId}`);
@@ -44,20 +51,29 @@ export const createCandidateAction = defineAction({
   run: async (input, { actor, request }) => {
     const c = await createCandidate(actor, input, request);
     refresh(input.decisionId);
-    return { ok: true, message: `Added ${c.name}${c.leaderboardRowsAttached ? ` with ${c.leaderboardRowsAttached} leaderboard score(s) already imported` : ""}.` };
+    return {
+      ok: true,
+      message: `Added ${c.name}${c.leaderboardRowsAttached ? ` with ${c.leaderboardRowsAttached} leaderboard score(s) already imported` : ""}.`,
+    };
   },
 });
 
 /** The shortlist form sends its ticked rows as one JSON field (a list of candidates, each with its model names). */
 export const shortlistAction = defineAction({
-  schema: z.object({ decisionId: z.string().min(1), shortlist: z.string().transform((s, ctx) => {
-    try {
-      return JSON.parse(s) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: "The shortlist is not valid JSON." });
-      return z.NEVER;
-    }
-  }).pipe(shortlistSchema) }),
+  schema: z.object({
+    decisionId: z.string().min(1),
+    shortlist: z
+      .string()
+      .transform((s, ctx) => {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "The shortlist is not valid JSON." });
+          return z.NEVER;
+        }
+      })
+      .pipe(shortlistSchema),
+  }),
   permission: "decision.edit",
   run: async ({ decisionId, shortlist }, { actor, request }) => {
     const created = await shortlistCandidates(actor, decisionId, shortlist, request);
@@ -104,6 +120,9 @@ export const archiveAction = defineAction({
     await setDecisionArchived(actor, decisionId, archived, request);
     refresh(decisionId);
     revalidatePath("/decisions");
-    return { ok: true, message: archived ? "Archived: the decision is kept, read-only and hidden from the default list." : "Restored." };
+    return {
+      ok: true,
+      message: archived ? "Archived: the decision is kept, read-only and hidden from the default list." : "Restored.",
+    };
   },
 });

@@ -26,7 +26,12 @@ export const signAction = defineAction({
   run: async ({ decisionId, ...input }, { actor, request }) => {
     const { outcome, revision } = await signPack(actor, decisionId, input, request);
     revalidatePath(`/decisions/${decisionId}/review`);
-    const what = outcome === "approved" ? " The quorum is reached: the decision is approved." : outcome === "rejected" ? " The decision is rejected." : "";
+    const what =
+      outcome === "approved"
+        ? " The quorum is reached: the decision is approved."
+        : outcome === "rejected"
+          ? " The decision is rejected."
+          : "";
     return { ok: true, message: `Signed revision ${revision.number}.${what}` };
   },
 });

@@ -24,7 +24,13 @@ const NOTICES: Record<string, string> = {
   reopened: "The decision is a draft again.",
 };
 
-export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ notice?: string | string[] }> }) {
+export default async function ReviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ notice?: string | string[] }>;
+}) {
   const { id } = await params;
   const { notice } = await searchParams;
   const actor = await requirePagePermission("decision.read", `/decisions/${id}/review`);
@@ -37,11 +43,15 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     ...(can(actor, "signature.review") ? (["REVIEW"] as const) : []),
     ...(can(actor, "signature.approve") ? (["APPROVAL", "REJECTION"] as const) : []),
   ];
-  const signed = new Set(state.signatures.filter((s) => !s.superseded).map((s) => `${s.signerId}:${s.meaning === "REVIEW" ? "R" : "A"}`));
+  const signed = new Set(
+    state.signatures.filter((s) => !s.superseded).map((s) => `${s.signerId}:${s.meaning === "REVIEW" ? "R" : "A"}`),
+  );
   const openMeanings = meanings.filter((m) => !signed.has(`${actor.id}:${m === "REVIEW" ? "R" : "A"}`));
   const canSubmit = can(actor, "decision.submit") && isSubmittable(decision, state.evidenceChanged);
   const approvals = new Map<string, number>();
-  for (const s of state.signatures) if (s.meaning === "APPROVAL" && !s.superseded && s.candidate) approvals.set(s.candidate.name, (approvals.get(s.candidate.name) ?? 0) + 1);
+  for (const s of state.signatures)
+    if (s.meaning === "APPROVAL" && !s.superseded && s.candidate)
+      approvals.set(s.candidate.name, (approvals.get(s.candidate.name) ?? 0) + 1);
 
   return (
     <article aria-labelledby="review-title">
@@ -49,12 +59,16 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         <Link href={`/decisions/${id}`}>{decision.title}</Link> · <StatusBadge status={status} />
       </p>
       <h1 id="review-title">Review and sign-off</h1>
-      {typeof notice === "string" && NOTICES[notice] && <p className="message-ok" role="status">{NOTICES[notice]}</p>}
+      {typeof notice === "string" && NOTICES[notice] && (
+        <p className="message-ok" role="status">
+          {NOTICES[notice]}
+        </p>
+      )}
 
       {state.evidenceChanged && (
         <p className="message-error" role="alert">
-          The evidence changed after revision {latestRevision?.number} was frozen (hash now {state.liveSha256.slice(0, 16)}…): every signature on revision{" "}
-          {latestRevision?.number} is superseded.{" "}
+          The evidence changed after revision {latestRevision?.number} was frozen (hash now{" "}
+          {state.liveSha256.slice(0, 16)}…): every signature on revision {latestRevision?.number} is superseded.{" "}
           {status === "APPROVED" || status === "REJECTED"
             ? `The ${status === "APPROVED" ? "approval" : "rejection"} was signed on revision ${latestRevision?.number}; it does not cover the changed evidence until the analyst submits it for review again.`
             : "The next submission or signature freezes a new revision."}{" "}
@@ -63,24 +77,50 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       )}
 
       <section className="card" aria-labelledby="status-heading">
-        <h2 id="status-heading" style={{ marginTop: 0 }}>Status</h2>
+        <h2 id="status-heading" style={{ marginTop: 0 }}>
+          Status
+        </h2>
         <p>
           <StatusBadge status={status} />{" "}
-          {latestRevision ? <>Current revision <strong>{latestRevision.number}</strong>, SHA-256 <code style={{ wordBreak: "break-all" }}>{latestRevision.sha256}</code>.</> : "Not yet submitted: no revision is frozen."}{" "}
+          {latestRevision ? (
+            <>
+              Current revision <strong>{latestRevision.number}</strong>, SHA-256{" "}
+              <code style={{ wordBreak: "break-all" }}>{latestRevision.sha256}</code>.
+            </>
+          ) : (
+            "Not yet submitted: no revision is frozen."
+          )}{" "}
           Quorum: {decision.quorum} distinct approvers approving the same candidate on the same revision.
-          {approvals.size > 0 && ` Approvals on the current revision: ${[...approvals].map(([name, n]) => `${name} ${n}/${decision.quorum}`).join(", ")}.`}
+          {approvals.size > 0 &&
+            ` Approvals on the current revision: ${[...approvals].map(([name, n]) => `${name} ${n}/${decision.quorum}`).join(", ")}.`}
         </p>
         {canSubmit && state.missing.length > 0 && (
           <div className="message-error" role="note">
             <p>Before this decision can be submitted:</p>
-            <ul>{state.missing.map((m) => <li key={m}>{m}</li>)}</ul>
+            <ul>
+              {state.missing.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
           </div>
         )}
-        {canSubmit && <ActionForm action={submitAction} decisionId={id} label={isEditable(decision) ? "Submit for review" : "Submit the changed evidence for review"} />}
-        {can(actor, "decision.submit") && status === "CHANGES_REQUESTED" && <ActionForm action={reopenAction} decisionId={id} label="Back to draft" secondary />}
+        {canSubmit && (
+          <ActionForm
+            action={submitAction}
+            decisionId={id}
+            label={isEditable(decision) ? "Submit for review" : "Submit the changed evidence for review"}
+          />
+        )}
+        {can(actor, "decision.submit") && status === "CHANGES_REQUESTED" && (
+          <ActionForm action={reopenAction} decisionId={id} label="Back to draft" secondary />
+        )}
         {status === "IN_REVIEW" && latestRevision && openMeanings.length > 0 && (
           <>
-            {state.actorImportedEvidence && <p className="message-error">You imported evidence in this pack: separation of duties does not let you sign it.</p>}
+            {state.actorImportedEvidence && (
+              <p className="message-error">
+                You imported evidence in this pack: separation of duties does not let you sign it.
+              </p>
+            )}
             <SignDialog
               // A new revision starts a fresh dialog: nothing chosen for the old one carries over.
               key={latestRevision.sha256}
@@ -98,7 +138,13 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         {status === "IN_REVIEW" && can(actor, "signature.approve") && (
           <details style={{ marginTop: 12 }}>
             <summary>Request changes</summary>
-            <ActionForm action={requestChangesAction} decisionId={id} label="Request changes" reasonLabel="Which changes do you request?" secondary />
+            <ActionForm
+              action={requestChangesAction}
+              decisionId={id}
+              label="Request changes"
+              reasonLabel="Which changes do you request?"
+              secondary
+            />
           </details>
         )}
         {state.history.length > 0 && (
@@ -131,14 +177,22 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         <RevisionList revisions={state.revisions} />
         {can(actor, "audit.read") && (
           <p>
-            <a href={`/api/v1/decisions/${id}/audit-bundle`} download>Download the auditor bundle (JSON)</a> · <Link href={`/audit?decision=${encodeURIComponent(id)}`}>Audit trail of this decision</Link>
+            <a href={`/api/v1/decisions/${id}/audit-bundle`} download>
+              Download the auditor bundle (JSON)
+            </a>{" "}
+            · <Link href={`/audit?decision=${encodeURIComponent(id)}`}>Audit trail of this decision</Link>
           </p>
         )}
       </section>
 
       <section aria-labelledby="comments-heading">
         <h2 id="comments-heading">Comments</h2>
-        <CommentThreads comments={state.comments} action={commentAction} decisionId={id} canComment={can(actor, "comment.create")} />
+        <CommentThreads
+          comments={state.comments}
+          action={commentAction}
+          decisionId={id}
+          canComment={can(actor, "comment.create")}
+        />
       </section>
     </article>
   );

@@ -14,7 +14,9 @@ type Params = { id: string };
  */
 export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => getPackModel(actor, params.id));
 
-const patchSchema = decisionParametersPatchSchema.extend({ evaluationDatasetVersionId: z.number().int().positive().optional() }).strict();
+const patchSchema = decisionParametersPatchSchema
+  .extend({ evaluationDatasetVersionId: z.number().int().positive().optional() })
+  .strict();
 
 /**
  * Change a draft's task parameters and/or its evaluation dataset version (analyst only). Body: any
@@ -23,6 +25,7 @@ const patchSchema = decisionParametersPatchSchema.extend({ evaluationDatasetVers
  */
 export const PATCH = apiRoute<Params>("decision.edit", async ({ actor, params, req, request }) => {
   const { evaluationDatasetVersionId, ...patch } = patchSchema.parse(await readJsonBody(req));
-  if (evaluationDatasetVersionId !== undefined) await setEvaluationDatasetVersion(actor, params.id, evaluationDatasetVersionId, request);
+  if (evaluationDatasetVersionId !== undefined)
+    await setEvaluationDatasetVersion(actor, params.id, evaluationDatasetVersionId, request);
   return updateDecisionParameters(actor, params.id, patch, request);
 });

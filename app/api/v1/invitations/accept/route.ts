@@ -8,7 +8,10 @@ export async function POST(req: NextRequest): Promise<Response> {
   try {
     const input = acceptInvitationSchema.parse(await readJsonBody(req));
     const user = await acceptInvitation(input.token, input.password, requestInfoOf(req.headers));
-    return Response.json({ user: { id: user.id, email: user.email, name: user.name, roles: user.roles } }, { status: 201 });
+    return Response.json(
+      { user: { id: user.id, email: user.email, name: user.name, roles: user.roles } },
+      { status: 201 },
+    );
   } catch (error) {
     return errorResponse(error);
   }

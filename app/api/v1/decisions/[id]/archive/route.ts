@@ -6,6 +6,9 @@ type Params = { id: string };
 
 /** { "archived": true } archives the decision (kept, read-only, hidden from the default list); false restores it. */
 export const POST = apiRoute<Params>("decision.edit", async ({ actor, params, req, request }) => {
-  const { archived } = z.object({ archived: z.boolean() }).strict().parse(await readJsonBody(req));
+  const { archived } = z
+    .object({ archived: z.boolean() })
+    .strict()
+    .parse(await readJsonBody(req));
   return { decision: await setDecisionArchived(actor, params.id, archived, request) };
 });

@@ -7,7 +7,10 @@ type Params = { id: string };
 
 /** The candidates, and the leaderboard models not shortlisted yet (with the matcher's suggested groups). */
 export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => {
-  const [{ candidates }, models] = await Promise.all([getPackDecision(actor, params.id), unshortlistedModels(actor, params.id)]);
+  const [{ candidates }, models] = await Promise.all([
+    getPackDecision(actor, params.id),
+    unshortlistedModels(actor, params.id),
+  ]);
   return { candidates, unshortlistedModels: models };
 });
 

@@ -14,17 +14,18 @@ export const runtime = "nodejs";
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("bulk").maxBytes);
   const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
-  const result = await withProgress(uploadId, actor.id, () => importDataset(actor, params.id, file, {
-    datasetName: fields.name ?? fields.dataset ?? "",
-    format: fields.format,
-    negativeLabels: listField(fields.negativeLabels),
-    idColumn: fields.idColumn,
-    labelColumn: fields.labelColumn,
-    textColumn: fields.textColumn,
-    sliceColumn: fields.sliceColumn,
-    request,
-    uploadId,
-  }));
+  const result = await withProgress(uploadId, actor.id, () =>
+    importDataset(actor, params.id, file, {
+      datasetName: fields.name ?? fields.dataset ?? "",
+      format: fields.format,
+      negativeLabels: listField(fields.negativeLabels),
+      idColumn: fields.idColumn,
+      labelColumn: fields.labelColumn,
+      textColumn: fields.textColumn,
+      sliceColumn: fields.sliceColumn,
+      request,
+      uploadId,
+    }),
+  );
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
 });
-

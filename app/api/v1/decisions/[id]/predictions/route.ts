@@ -14,14 +14,16 @@ export const runtime = "nodejs";
 export const POST = apiRoute<{ id: string }>("evidence.import", async ({ actor, params, request, req }) => {
   const { file, fields } = await readUpload(req, defaultLimits("bulk").maxBytes);
   const uploadId = isUploadId(fields.uploadId) ? fields.uploadId : undefined;
-  const result = await withProgress(uploadId, actor.id, () => importPredictions(actor, params.id, fields.candidateId ?? "", Number(fields.datasetVersionId), file, {
-    format: fields.format,
-    negativeLabels: listField(fields.negativeLabels),
-    idColumn: fields.idColumn,
-    scoreColumn: fields.scoreColumn,
-    predictedColumn: fields.predictedColumn,
-    request,
-    uploadId,
-  }));
+  const result = await withProgress(uploadId, actor.id, () =>
+    importPredictions(actor, params.id, fields.candidateId ?? "", Number(fields.datasetVersionId), file, {
+      format: fields.format,
+      negativeLabels: listField(fields.negativeLabels),
+      idColumn: fields.idColumn,
+      scoreColumn: fields.scoreColumn,
+      predictedColumn: fields.predictedColumn,
+      request,
+      uploadId,
+    }),
+  );
   return NextResponse.json(result, { status: result.existing ? 200 : 201 });
 });

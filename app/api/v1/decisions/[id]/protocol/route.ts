@@ -7,4 +7,6 @@ type Params = { id: string };
 export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => harnessSettings(actor, params.id));
 
 /** Sets the protocol: { system?, user, contract, score, sampling? } (lib/harness/protocol.ts). */
-export const PUT = apiRoute<Params>("decision.edit", async ({ actor, params, req, request }) => setEvalProtocol(actor, params.id, await readJsonBody(req), request));
+export const PUT = apiRoute<Params>("decision.edit", async ({ actor, params, req, request }) =>
+  setEvalProtocol(actor, params.id, await readJsonBody(req), request),
+);

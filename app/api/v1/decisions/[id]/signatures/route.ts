@@ -8,7 +8,12 @@ type Params = { id: string };
 /** The signatures in their §11.50 form, each marked superseded when its revision is. */
 export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => {
   const state = await getReviewState(actor, params.id);
-  return { status: state.status, latestRevision: state.latestRevision, evidenceChanged: state.evidenceChanged, signatures: state.signatures };
+  return {
+    status: state.status,
+    latestRevision: state.latestRevision,
+    evidenceChanged: state.evidenceChanged,
+    signatures: state.signatures,
+  };
 });
 
 /** Sign (review, approval, rejection) with the email and password in the body, in a signed-in session only: an API token gets 403 (signingRefusal). Permission by meaning, in signPack. */

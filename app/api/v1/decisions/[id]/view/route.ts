@@ -14,7 +14,10 @@ export const GET = apiRoute<Params>("decision.read", async ({ actor, params, req
   const view = await getPageView(actor, params.id);
   const etag = `"${view.tag}"`;
   const current = req.nextUrl.searchParams.get("state") === view.tag;
-  const headers = { ETag: etag, "Cache-Control": current ? "private, max-age=31536000, immutable" : "private, no-cache" };
+  const headers = {
+    ETag: etag,
+    "Cache-Control": current ? "private, max-age=31536000, immutable" : "private, no-cache",
+  };
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return NextResponse.json(view, { headers });
 });

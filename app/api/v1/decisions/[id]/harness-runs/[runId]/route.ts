@@ -4,4 +4,6 @@ import { apiRoute } from "@/lib/server/route";
 type Params = { id: string; runId: string };
 
 /** A run's status and progress: doneCount of itemCount, parse failures, failed requests, tokens so far. */
-export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => ({ run: await getHarnessRun(actor, params.id, parseRunId(params.runId)) }));
+export const GET = apiRoute<Params>("decision.read", async ({ actor, params }) => ({
+  run: await getHarnessRun(actor, params.id, parseRunId(params.runId)),
+}));

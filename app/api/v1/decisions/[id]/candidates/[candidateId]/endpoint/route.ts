@@ -10,5 +10,7 @@ type Params = { id: string; candidateId: string };
  */
 export const PUT = apiRoute<Params>("decision.edit", async ({ actor, params, req, request }) => {
   const body = (await readJsonBody(req)) as Record<string, unknown>;
-  return { endpoint: await setCandidateEndpoint(actor, params.id, { ...body, candidateId: params.candidateId }, request) };
+  return {
+    endpoint: await setCandidateEndpoint(actor, params.id, { ...body, candidateId: params.candidateId }, request),
+  };
 });

@@ -17,7 +17,11 @@ export const GET = apiRoute<Params>("decision.read", async ({ actor, params, req
   if (query.format === "csv") {
     const { fileName, body } = await exportRunItemsCsv(actor, params.id, runId, query);
     return new NextResponse(body, {
-      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${fileName}"`, "cache-control": "no-store" },
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${fileName}"`,
+        "cache-control": "no-store",
+      },
     });
   }
   return listRunItems(actor, params.id, runId, query);
