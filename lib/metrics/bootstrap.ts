@@ -100,12 +100,26 @@ function histogram(hist: Int32Array, bin: Uint32Array, drawn: Uint32Array): void
   for (let i = 0; i < drawn.length; i++) hist[bin[drawn[i] as number] as number]!++;
 }
 
-/** The same histogram from each item's multiplicity: hist[bin[i]] += counts[i], a sequential walk. */
-function histogramOfCounts(hist: Int32Array, bin: Uint32Array, counts: Uint8Array): void {
-  for (let i = 0; i < counts.length; i++) {
-    const m = counts[i] as number;
-    if (m !== 0) hist[bin[i] as number]! += m;
+/** Whether a Uint32Array over bytes b₀b₁b₂b₃ reads b₀ as its low byte (all of Node's platforms). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * The same histogram from each item's multiplicity: hist[bin[i]] += counts[i], a sequential walk.
+ * `words` views `counts` four bytes at a time: one load and one bounds check per four items, and
+ * no branch on zero counts (a third of them, unpredictable) — about half the time of a byte per
+ * iteration at 1M items. Integer sums: the order of the additions changes nothing.
+ */
+function histogramOfCounts(hist: Int32Array, bin: Uint32Array, counts: Uint8Array, words: Uint32Array): void {
+  const full = LITTLE_ENDIAN ? words.length : 0;
+  for (let w = 0; w < full; w++) {
+    const x = words[w] as number;
+    const i = w << 2;
+    hist[bin[i] as number]! += x & 255;
+    hist[bin[i + 1] as number]! += (x >>> 8) & 255;
+    hist[bin[i + 2] as number]! += (x >>> 16) & 255;
+    hist[bin[i + 3] as number]! += x >>> 24;
   }
+  for (let i = full << 2; i < counts.length; i++) hist[bin[i] as number]! += counts[i] as number;
 }
 
 export interface BootstrapOptions {
@@ -156,6 +170,8 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
   // practice) falls back to storing the draws.
   const countsPos = new Uint8Array(positives);
   const countsNeg = new Uint8Array(negatives);
+  const wordsPos = new Uint32Array(countsPos.buffer, 0, positives >>> 2);
+  const wordsNeg = new Uint32Array(countsNeg.buffer, 0, negatives >>> 2);
   let drawnPos: Uint32Array | null = null;
   let drawnNeg: Uint32Array | null = null;
   const hists = rankings.map((r) => ({ pos: new Int32Array(r.groups), neg: new Int32Array(2 * r.groups + 1) }));
@@ -184,8 +200,8 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       h.pos.fill(0);
       h.neg.fill(0);
       if (counted) {
-        histogramOfCounts(h.pos, r.positiveGroup, countsPos);
-        histogramOfCounts(h.neg, r.negativeSegment, countsNeg);
+        histogramOfCounts(h.pos, r.positiveGroup, countsPos, wordsPos);
+        histogramOfCounts(h.neg, r.negativeSegment, countsNeg, wordsNeg);
       } else {
         histogram(h.pos, r.positiveGroup, drawnPos!);
         histogram(h.neg, r.negativeSegment, drawnNeg!);
