@@ -195,7 +195,8 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       fillUniformIndices(rng, drawnPos, positives);
       fillUniformIndices(rng, drawnNeg, negatives);
     }
-    rankings.forEach((r, c) => {
+    for (let c = 0; c < rankings.length; c++) {
+      const r = rankings[c]!;
       const h = hists[c]!;
       h.pos.fill(0);
       h.neg.fill(0);
@@ -213,7 +214,7 @@ export function bootstrapReplicates(rankings: readonly PreparedRanking[], option
       o.rocAuc[b - from] = one.rocAuc;
       // The selection on the same histograms: O(K) more per replicate, no draw, no sort.
       if (o.threshold) o.threshold[b - from] = r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
-    });
+    }
     options.onReplicate?.(b);
   }
   return out;
