@@ -71,7 +71,9 @@ export class Xoshiro128 {
  * Fill `out` with uniform integers in [0, n), n ≤ 2²¹, by Lemire's multiply-shift with rejection
  * (exactly uniform: for u uniform in [0, 2³²), m = u·n is exact in a double; reject when
  * m mod 2³² < 2³² mod n), drawing from `rng`'s stream. The state is kept in locals: this loop
- * is the bootstrap's hot path.
+ * is the bootstrap's hot path. ⌊m / 2³²⌋ is taken as m·2⁻³² truncated to an int32 (exact, m < 2⁵³
+ * and the quotient < 2²¹): the same value as Math.floor, but V8 then indexes with an integer
+ * instead of converting a double per access (about 10% of a 1M-item replicate's draw).
  */
 export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number): void {
   if (n > 0x200000 || n < 1) {
@@ -94,7 +96,7 @@ export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number)
     c ^= t;
     d = rotl(d, 11);
     const m = u * n;
-    const index = Math.floor(m / 4294967296);
+    const index = (m * 2.3283064365386963e-10) | 0; // ⌊m / 2³²⌋: exact (a power of 2), as an int32
     if (m - index * 4294967296 < threshold) continue;
     out[i++] = index;
   }
@@ -137,7 +139,7 @@ export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: nu
     c ^= t;
     d = rotl(d, 11);
     const m = u * n;
-    const index = Math.floor(m / 4294967296);
+    const index = (m * 2.3283064365386963e-10) | 0; // ⌊m / 2³²⌋: exact (a power of 2), as an int32
     if (m - index * 4294967296 < threshold) continue;
     counts[index >>> 1]! += 1 << ((index & 1) << 2);
     i++;
