@@ -13,10 +13,20 @@ const B = 25;
 const rng = new Xoshiro128(12);
 const labels = Uint8Array.from({ length: n }, () => (rng.nextDouble() < 0.03 ? 1 : 0));
 const scores = Float64Array.from(labels, (y) => rng.nextDouble() + 0.5 * y);
-const rule: SelectionRule = { kind: "COST_OPTIMAL", prevalence: 0.01, costFalseNegative: 30, costFalsePositive: 1, recallFloor: 0.3, precisionFloor: null };
+const rule: SelectionRule = {
+  kind: "COST_OPTIMAL",
+  prevalence: 0.01,
+  costFalseNegative: 30,
+  costFalsePositive: 1,
+  recallFloor: 0.3,
+  precisionFloor: null,
+};
 const rankings = [prepareRanking(labels, scores)];
 
-for (const [name, selection] of [["AP, AP_π, ROC-AUC", undefined], ["with COST_OPTIMAL", rule]] as const) {
+for (const [name, selection] of [
+  ["AP, AP_π, ROC-AUC", undefined],
+  ["with COST_OPTIMAL", rule],
+] as const) {
   const perReplicate: number[] = [];
   for (let batch = 0; batch < BATCHES; batch++) {
     const start = process.cpuUsage();
@@ -25,5 +35,7 @@ for (const [name, selection] of [["AP, AP_π, ROC-AUC", undefined], ["with COST_
     perReplicate.push((used.user + used.system) / 1000 / B);
   }
   const median = [...perReplicate].sort((a, b) => a - b)[perReplicate.length >> 1]!;
-  console.log(`${name}, n = ${n.toLocaleString("en")}: ${median.toFixed(2)} ms CPU per replicate (batches: ${perReplicate.map((t) => t.toFixed(1)).join(", ")})`);
+  console.log(
+    `${name}, n = ${n.toLocaleString("en")}: ${median.toFixed(2)} ms CPU per replicate (batches: ${perReplicate.map((t) => t.toFixed(1)).join(", ")})`,
+  );
 }

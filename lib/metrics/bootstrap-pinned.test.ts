@@ -24,8 +24,22 @@ function input(n: number, seed: number) {
 }
 
 const rules: SelectionRule[] = [
-  { kind: "COST_OPTIMAL", prevalence: 0.03, costFalseNegative: 40, costFalsePositive: 1, recallFloor: 0.2, precisionFloor: 0.1 },
-  { kind: "BEST_PRECISION_AT_RECALL_FLOOR", prevalence: 0.03, costFalseNegative: 40, costFalsePositive: 1, recallFloor: 0.6, precisionFloor: null },
+  {
+    kind: "COST_OPTIMAL",
+    prevalence: 0.03,
+    costFalseNegative: 40,
+    costFalsePositive: 1,
+    recallFloor: 0.2,
+    precisionFloor: 0.1,
+  },
+  {
+    kind: "BEST_PRECISION_AT_RECALL_FLOOR",
+    prevalence: 0.03,
+    costFalseNegative: 40,
+    costFalsePositive: 1,
+    recallFloor: 0.6,
+    precisionFloor: null,
+  },
 ];
 
 describe("bootstrap replicates (pinned)", () => {
@@ -35,7 +49,16 @@ describe("bootstrap replicates (pinned)", () => {
       bootstrapReplicates(rankings, { replicates: 40, seed: 12, prevalence: 0.03 }),
       ...rules.map((selection) => bootstrapReplicates(rankings, { from: 5, to: 30, seed: 7, selection })),
     ];
-    const got = results.map((rs) => digest(rs.flatMap((r) => [r.averagePrecision, r.averagePrecisionAtPrevalence, r.rocAuc, ...(r.threshold ? [r.threshold] : [])])));
+    const got = results.map((rs) =>
+      digest(
+        rs.flatMap((r) => [
+          r.averagePrecision,
+          r.averagePrecisionAtPrevalence,
+          r.rocAuc,
+          ...(r.threshold ? [r.threshold] : []),
+        ]),
+      ),
+    );
     expect(got).toEqual(["9f8b8046", "cb8d0066", "23a71ffb"]);
     expect(results[0]![1]!.averagePrecision[3]).toBe(0.3821854506728365);
     expect(results[0]![0]!.rocAuc[17]).toBe(0.8211382024377484);
