@@ -1,7 +1,7 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { auditHeadWith, formatHead } from "../audit-verify";
-import { GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
+import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -55,22 +55,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const events = await tx.auditEvent.findMany({
       where: { decisionId },
       orderBy: { id: "asc" },
-      select: {
-        id: true,
-        actorId: true,
-        actorRoles: true,
-        action: true,
-        entityType: true,
-        entityId: true,
-        decisionId: true,
-        before: true,
-        after: true,
-        ip: true,
-        userAgent: true,
-        createdAt: true,
-        prevHash: true,
-        hash: true,
-      },
+      select: AUDIT_EVENT_SELECT,
     });
     const firstId = events[0]?.id;
     const head = await auditHeadWith(tx);
