@@ -3,6 +3,7 @@ import { isEditable } from "@/lib/decisions/editable";
 import { submissionProblems } from "./submission-check";
 import { can } from "@/lib/auth/permissions";
 import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
+import { readComments } from "../comments";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -52,19 +53,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
       orderBy: { signedAt: "asc" },
       select: { ...SIGNATURE_SELECT, candidate: { select: { name: true } } },
     }),
-    prisma.comment.findMany({
-      where: { decisionId },
-      orderBy: { createdAt: "asc" },
-      select: {
-        id: true,
-        stage: true,
-        parentId: true,
-        body: true,
-        createdAt: true,
-        author: { select: { name: true } },
-        packRevision: { select: { number: true } },
-      },
-    }),
+    readComments(prisma, decisionId),
     prisma.auditEvent.findMany({
       where: { decisionId, action: "decision.transition" },
       orderBy: { id: "asc" },
