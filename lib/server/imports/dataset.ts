@@ -25,7 +25,7 @@ import {
   type ImportSummary,
 } from "./common";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
-import { duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
+import { DATASET_ITEM_COLUMNS, duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 
 export interface DatasetImportOptions extends ImportOptionsBase, DatasetColumnOptions {
@@ -47,8 +47,6 @@ const optionsSchema = z.object({
   datasetName: z.string().trim().min(1, "a dataset name is required").max(200),
   negativeLabels: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
 });
-
-const ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
 
 export function datasetSpec(
   positiveClass: string,
@@ -161,7 +159,7 @@ export async function importDataset(
         const itemCount = await copyUploadRows(
           tx,
           "DatasetItem",
-          ITEM_COLUMNS,
+          DATASET_ITEM_COLUMNS,
           { path: spooled.path, format, maxRows: limits.maxRows, uploadId: options.uploadId },
           spec,
           `${versionId},`,

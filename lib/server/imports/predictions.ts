@@ -24,7 +24,7 @@ import {
   type ImportSummary,
 } from "./common";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
-import { duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
+import { duplicateReport, isUniqueViolation, PREDICTION_COLUMNS, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
 import { enqueueComputeRun } from "../jobs";
@@ -48,18 +48,6 @@ export interface PredictionsImportResult extends ImportSummary {
 
 /** Examples of missing ids kept in the import's report. */
 const EXAMPLES = 20;
-
-const PREDICTION_COLUMNS = [
-  "evalRunId",
-  "itemId",
-  "score",
-  "predicted",
-  "parseFailure",
-  "rawOutput",
-  "latencyMs",
-  "inputTokens",
-  "outputTokens",
-] as const;
 
 export function predictionSpec(
   positiveClass: string,
