@@ -5,6 +5,7 @@ import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from 
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
+import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "./signature-select";
 
 export const AUDITOR_BUNDLE_FORMAT = "verdict.auditor-bundle/1";
@@ -36,16 +37,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const revisions = await tx.packRevision.findMany({
       where: { decisionId },
       orderBy: { number: "asc" },
-      select: {
-        id: true,
-        number: true,
-        sha256: true,
-        canonicalJson: true,
-        createdAt: true,
-        supersededAt: true,
-        createdById: true,
-        cause: true,
-      },
+      select: { ...FROZEN_REVISION, createdById: true, cause: true },
     });
     const signatures = await tx.signature.findMany({
       where: { decisionId },

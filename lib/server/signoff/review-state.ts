@@ -8,6 +8,7 @@ import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { buildPack, frozenGates } from "./build-pack";
+import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "./signature-select";
 
 const MAX_DIFF = 200;
@@ -37,16 +38,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     prisma.packRevision.findMany({
       where: { decisionId },
       orderBy: { number: "asc" },
-      select: {
-        id: true,
-        number: true,
-        sha256: true,
-        canonicalJson: true,
-        createdAt: true,
-        supersededAt: true,
-        cause: true,
-        createdBy: { select: { name: true } },
-      },
+      select: { ...FROZEN_REVISION, cause: true, createdBy: { select: { name: true } } },
     }),
     prisma.signature.findMany({
       where: { decisionId },
