@@ -1,3 +1,4 @@
+import type { CSSProperties } from "react";
 import type { ActionState } from "@/lib/action-state";
 import { CommentForm } from "./comment-form";
 import { formatUtc } from "@/lib/format";
@@ -14,19 +15,35 @@ const SECTIONS: Array<{ stage: number | null; title: string }> = [
 
 type Action = (state: ActionState, data: FormData) => Promise<ActionState>;
 
-function Thread({
-  comment,
-  replies,
-  action,
-  decisionId,
-  canComment,
-}: {
-  comment: CommentView;
+/** What every thread of the section needs: the replies by parent, and how to write one. */
+interface ThreadContext {
   replies: Map<string, CommentView[]>;
   action: Action;
   decisionId: string;
   canComment: boolean;
+}
+
+/** A list of threads: a section's first comments, or a comment's replies (indented). */
+function Threads({
+  comments,
+  style,
+  context,
+}: {
+  comments: CommentView[];
+  style: CSSProperties;
+  context: ThreadContext;
 }) {
+  return (
+    <ul style={style}>
+      {comments.map((c) => (
+        <Thread key={c.id} comment={c} context={context} />
+      ))}
+    </ul>
+  );
+}
+
+function Thread({ comment, context }: { comment: CommentView; context: ThreadContext }) {
+  const { replies, action, decisionId, canComment } = context;
   const children = replies.get(comment.id) ?? [];
   return (
     <li>
@@ -39,18 +56,11 @@ function Thread({
       </p>
       <p style={{ margin: "4px 0", whiteSpace: "pre-wrap" }}>{comment.body}</p>
       {children.length > 0 && (
-        <ul style={{ borderLeft: "2px solid var(--line)", paddingLeft: 16, listStyle: "none" }}>
-          {children.map((c) => (
-            <Thread
-              key={c.id}
-              comment={c}
-              replies={replies}
-              action={action}
-              decisionId={decisionId}
-              canComment={canComment}
-            />
-          ))}
-        </ul>
+        <Threads
+          comments={children}
+          style={{ borderLeft: "2px solid var(--line)", paddingLeft: 16, listStyle: "none" }}
+          context={context}
+        />
       )}
       {canComment && comment.parentId === null && (
         <details>
@@ -92,18 +102,11 @@ export function CommentThreads({
             {roots.length === 0 ? (
               <p className="muted">No comments.</p>
             ) : (
-              <ul style={{ listStyle: "none", paddingLeft: 0 }}>
-                {roots.map((c) => (
-                  <Thread
-                    key={c.id}
-                    comment={c}
-                    replies={replies}
-                    action={action}
-                    decisionId={decisionId}
-                    canComment={canComment}
-                  />
-                ))}
-              </ul>
+              <Threads
+                comments={roots}
+                style={{ listStyle: "none", paddingLeft: 0 }}
+                context={{ replies, action, decisionId, canComment }}
+              />
             )}
             {canComment && (
               <CommentForm

@@ -37,6 +37,38 @@ function concurrencies(serving: readonly PackServing[]): number[] {
   );
 }
 
+/** One series a candidate of one serving measure against concurrency, lowest first (the serving charts' x). */
+function concurrencySeries(
+  candidates: readonly PackCandidate[],
+  serving: readonly PackServing[],
+  styles: Styles,
+  y: (row: PackServing) => number | null,
+): XySeries[] {
+  const series: XySeries[] = [];
+  for (const c of candidates) {
+    const rows = serving
+      .filter((s) => s.candidateId === c.id && s.concurrency !== null)
+      .sort((a, b) => a.concurrency! - b.concurrency!);
+    if (!rows.length) continue;
+    series.push({
+      key: c.id,
+      name: c.name,
+      ...style(styles, c.id),
+      points: rows.map((r) => ({ x: r.concurrency!, y: y(r) })),
+    });
+  }
+  return series;
+}
+
+/** The serving charts' x axis: every measured concurrency, on a log scale. */
+const concurrencyAxis = (serving: readonly PackServing[]): XyChartModel["x"] => ({
+  label: "Concurrency",
+  unit: "concurrent requests, log scale",
+  scale: "log",
+  digits: 0,
+  ticks: concurrencies(serving),
+});
+
 export function prCurvesChart(
   candidates: readonly PackCandidate[],
   runs: readonly PackRun[],
@@ -115,32 +147,14 @@ export function servingLatencyChart(
     tpotMs: "TPOT (time per output token)",
     e2eMs: "End-to-end latency",
   } as const;
-  const series: XySeries[] = [];
-  for (const c of candidates) {
-    const rows = serving
-      .filter((s) => s.candidateId === c.id && s.concurrency !== null)
-      .sort((a, b) => a.concurrency! - b.concurrency!);
-    if (!rows.length) continue;
-    series.push({
-      key: c.id,
-      name: c.name,
-      ...style(styles, c.id),
-      points: rows.map((r) => ({ x: r.concurrency!, y: r[metric][percentile] ?? null })),
-    });
-  }
+  const series = concurrencySeries(candidates, serving, styles, (r) => r[metric][percentile] ?? null);
   const references: ReferenceLine[] =
     slo === null ? [] : [{ axis: "y", value: slo, label: `SLO ${percentile} ≤ ${slo} ms` }];
   return {
     id: `serving-${metric}-${percentile}`,
     title: `${percentile} ${names[metric]} vs concurrency`,
     description: `${percentile} ${names[metric]} in milliseconds at each measured concurrency for ${series.map((s) => s.name).join(", ")}${slo === null ? "" : `; the SLO line is at ${slo} ms`}.${missingNote(candidates, series)}`,
-    x: {
-      label: "Concurrency",
-      unit: "concurrent requests, log scale",
-      scale: "log",
-      digits: 0,
-      ticks: concurrencies(serving),
-    },
+    x: concurrencyAxis(serving),
     y: { label: `${percentile} ${names[metric]}`, unit: "ms", digits: 0 },
     series,
     references,
@@ -154,19 +168,7 @@ export function throughputChart(
   minThroughput: number | null,
   atConcurrency: number | null,
 ): XyChartModel {
-  const series: XySeries[] = [];
-  for (const c of candidates) {
-    const rows = serving
-      .filter((s) => s.candidateId === c.id && s.concurrency !== null)
-      .sort((a, b) => a.concurrency! - b.concurrency!);
-    if (!rows.length) continue;
-    series.push({
-      key: c.id,
-      name: c.name,
-      ...style(styles, c.id),
-      points: rows.map((r) => ({ x: r.concurrency!, y: r.requestThroughput })),
-    });
-  }
+  const series = concurrencySeries(candidates, serving, styles, (r) => r.requestThroughput);
   const references: ReferenceLine[] = [];
   if (minThroughput !== null)
     references.push({ axis: "y", value: minThroughput, label: `SLO ≥ ${minThroughput} req/s` });
@@ -176,13 +178,7 @@ export function throughputChart(
     id: "serving-throughput",
     title: "Request throughput vs concurrency",
     description: `Requests per second at each measured concurrency for ${series.map((s) => s.name).join(", ")}${minThroughput === null ? "" : `; the SLO asks for at least ${minThroughput} req/s at concurrency ${atConcurrency ?? "any"}`}.${missingNote(candidates, series)}`,
-    x: {
-      label: "Concurrency",
-      unit: "concurrent requests, log scale",
-      scale: "log",
-      digits: 0,
-      ticks: concurrencies(serving),
-    },
+    x: concurrencyAxis(serving),
     y: { label: "Request throughput", unit: "req/s", digits: 1 },
     series,
     references,

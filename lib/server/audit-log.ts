@@ -2,6 +2,7 @@ import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit-actions";
 import type { AuditPage } from "@/lib/views/audit";
+import { AUDIT_EVENT_SELECT } from "./audit";
 import { db } from "./db";
 import { forbiddenError } from "./errors";
 import type { Actor } from "./session";
@@ -34,22 +35,7 @@ export async function listAuditEvents(actor: Actor, filter: AuditFilter): Promis
     },
     orderBy: { id: "desc" },
     take: limit + 1,
-    select: {
-      id: true,
-      actorId: true,
-      actorRoles: true,
-      action: true,
-      entityType: true,
-      entityId: true,
-      decisionId: true,
-      before: true,
-      after: true,
-      ip: true,
-      userAgent: true,
-      createdAt: true,
-      prevHash: true,
-      hash: true,
-    },
+    select: AUDIT_EVENT_SELECT,
   });
   const shown = events.slice(0, limit);
   const ids = [...new Set(shown.map((e) => e.actorId).filter((id): id is string => !!id))];

@@ -54,6 +54,26 @@ export async function readRecords(client: PrismaClient | Tx) {
   return { revisions, signatures };
 }
 
+/** A record whose creation event is at or before the horizon but whose row is not there: deleted. */
+function reportDeleted(
+  recorded: Map<string, RecordEvent>,
+  present: { has(id: string): boolean },
+  horizon: bigint,
+  report: (p: BrokenLink) => void,
+  names: { what: (id: string) => string; row: string },
+) {
+  for (const [id, event] of recorded) {
+    if (!present.has(id) && BigInt(event.eventId) <= horizon)
+      report({
+        id,
+        reason: "record-missing",
+        message: `${names.what(id)}, recorded by event ${event.eventId}, is gone: it was deleted.`,
+        expected: names.row,
+        found: "none",
+      });
+  }
+}
+
 /**
  * The records must be read after `horizon` (the newest event id then) and before the chain
  * walk that collected `events`: a record read has its event (same transaction, committed
@@ -100,16 +120,10 @@ export function checkRecords(
       });
     }
   }
-  for (const [id, event] of events.revisions) {
-    if (!revisionSha.has(id) && BigInt(event.eventId) <= horizon)
-      report({
-        id,
-        reason: "record-missing",
-        message: `Pack revision ${id}, recorded by event ${event.eventId}, is gone: it was deleted.`,
-        expected: "the revision row",
-        found: "none",
-      });
-  }
+  reportDeleted(events.revisions, revisionSha, horizon, report, {
+    what: (id) => `Pack revision ${id}`,
+    row: "the revision row",
+  });
 
   const present = new Set<string>();
   for (const s of signatures) {
@@ -149,15 +163,9 @@ export function checkRecords(
       });
     }
   }
-  for (const [id, event] of events.signatures) {
-    if (!present.has(id) && BigInt(event.eventId) <= horizon)
-      report({
-        id,
-        reason: "record-missing",
-        message: `The signature ${id}, recorded by event ${event.eventId}, is gone: it was deleted.`,
-        expected: "the signature row",
-        found: "none",
-      });
-  }
+  reportDeleted(events.signatures, present, horizon, report, {
+    what: (id) => `The signature ${id}`,
+    row: "the signature row",
+  });
   return problems;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { auditHashPayload, chainHash, GENESIS_HASH } from "./audit";
+import { AUDIT_EVENT_SELECT, auditHashPayload, chainHash, GENESIS_HASH } from "./audit";
 import { checkRecords, readRecords, type RecordEvents } from "./audit-records";
 import { db, type Tx } from "./db";
 import { AppError, forbiddenError } from "./errors";
@@ -167,22 +167,7 @@ function page(client: PrismaClient | Tx, after: bigint | null) {
     where: after === null ? {} : { id: { gt: after } },
     orderBy: { id: "asc" },
     take: BATCH,
-    select: {
-      id: true,
-      actorId: true,
-      actorRoles: true,
-      action: true,
-      entityType: true,
-      entityId: true,
-      decisionId: true,
-      before: true,
-      after: true,
-      ip: true,
-      userAgent: true,
-      createdAt: true,
-      prevHash: true,
-      hash: true,
-    },
+    select: AUDIT_EVENT_SELECT,
   });
 }
 

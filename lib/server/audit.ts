@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
 import type { AuditAction } from "@/lib/audit-actions";
 import type { RoleName } from "@/lib/auth/permissions";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AuditEventFields } from "@/lib/views/audit";
 import type { Tx } from "./db";
 
@@ -46,6 +47,27 @@ export function changedFields<T extends object>(fields: readonly (keyof T)[], be
     after: Object.fromEntries(changed.map((k) => [k, after[k]])),
   };
 }
+
+/**
+ * An audit event as every reader reads it: the fields its hash covers, its id and both hashes.
+ * One list, so the audit page, the chain's verification and the auditor bundle read the same event.
+ */
+export const AUDIT_EVENT_SELECT = {
+  id: true,
+  actorId: true,
+  actorRoles: true,
+  action: true,
+  entityType: true,
+  entityId: true,
+  decisionId: true,
+  before: true,
+  after: true,
+  ip: true,
+  userAgent: true,
+  createdAt: true,
+  prevHash: true,
+  hash: true,
+} as const satisfies Prisma.AuditEventSelect;
 
 /** The fields an event's hash covers, in canonical JSON (the verify action recomputes the same). */
 export function auditHashPayload(event: AuditEventFields): string {

@@ -68,6 +68,14 @@ export async function createComment(actor: Actor, decisionId: string, input: Com
 export async function listComments(actor: Actor, decisionId: string) {
   if (!can(actor, "decision.read")) throw forbiddenError();
   const prisma = await db();
+  return readComments(prisma, decisionId);
+}
+
+/**
+ * A decision's comment threads as the review page shows them, oldest first: who wrote each, on
+ * which stage, in reply to which, against which pack revision. The caller has checked the reader.
+ */
+export function readComments(prisma: Awaited<ReturnType<typeof db>>, decisionId: string) {
   return prisma.comment.findMany({
     where: { decisionId },
     orderBy: { createdAt: "asc" },

@@ -6,6 +6,7 @@ import type { ResemblanceInput } from "@/lib/schemas/candidate";
 import { recordAudit, type RequestInfo } from "./audit";
 import { db, type Tx } from "./db";
 import { lockEditableDecision } from "./decision-lock";
+import { PACK_RESEMBLANCE, RESEMBLANCE_ANSWERS } from "./pack/selects";
 import { AppError, forbiddenError } from "./errors";
 import type { Actor } from "./session";
 
@@ -52,15 +53,7 @@ export async function getResemblances(actor: Actor, decisionId: string) {
     citedSuitesOf(prisma, decisionId),
     prisma.suiteResemblance.findMany({
       where: { decisionId },
-      select: {
-        suite: true,
-        task: true,
-        taskNote: true,
-        distribution: true,
-        distributionNote: true,
-        promptScoring: true,
-        promptScoringNote: true,
-      },
+      select: PACK_RESEMBLANCE,
     }),
   ]);
   return cited.map((c) => ({ ...c, answer: answers.find((a) => a.suite === c.suite) ?? null }));
@@ -84,14 +77,7 @@ export async function answerResemblance(actor: Actor, input: ResemblanceInput, r
     const { decisionId, suite, ...answers } = input;
     const before = await tx.suiteResemblance.findUnique({
       where: { decisionId_suite: { decisionId, suite } },
-      select: {
-        task: true,
-        taskNote: true,
-        distribution: true,
-        distributionNote: true,
-        promptScoring: true,
-        promptScoringNote: true,
-      },
+      select: RESEMBLANCE_ANSWERS,
     });
     const row = await tx.suiteResemblance.upsert({
       where: { decisionId_suite: { decisionId, suite } },

@@ -9,7 +9,7 @@ import { database, db, type Tx } from "../db";
 import { lockEditableDecision } from "../decision-lock";
 import { AppError, fieldProblems, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { protocolSha256 } from "./endpoints";
+import { protocolSha256, PUBLIC_ENDPOINT } from "./endpoints";
 import { abortLocalChunks, type EndpointSnapshot } from "./execute-chunk";
 import { enqueueRun } from "./queue";
 
@@ -52,16 +52,8 @@ async function runInputs(tx: Tx, decisionId: string, candidateId: string) {
     select: {
       id: true,
       name: true,
-      endpoint: {
-        select: {
-          baseUrl: true,
-          model: true,
-          apiKeyFingerprint: true,
-          concurrency: true,
-          rateLimitRps: true,
-          simulated: true,
-        },
-      },
+      // The endpoint as a reader may see it (never the key); its candidate is the one selected here.
+      endpoint: { select: { ...PUBLIC_ENDPOINT, candidateId: false } },
     },
   });
   if (!candidate) throw notFoundError("The candidate");

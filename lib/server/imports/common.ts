@@ -207,19 +207,7 @@ export async function lockImportableDecision(tx: RawTx, decisionId: string, mode
   return decision;
 }
 
-export function summaryFrom(
-  row: {
-    id: string;
-    kind: ImportKind;
-    format: string;
-    producerVersion: string | null;
-    sha256: string;
-    sizeBytes: bigint | number | string;
-    rowCount: number;
-  },
-  existing: boolean,
-  warnings: string[] = [],
-): ImportSummary {
+export function summaryFrom(row: ImportRow, existing: boolean, warnings: string[] = []): ImportSummary {
   return {
     importId: row.id,
     kind: row.kind,

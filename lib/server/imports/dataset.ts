@@ -10,16 +10,13 @@ import {
   type DatasetRow,
 } from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
-import { AppError } from "../errors";
 import type { Actor } from "../session";
-import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
+import { defaultLimits, type UploadFile } from "./files";
 import {
-  auditRejectedImport,
   IMPORT_COLUMNS,
   ImportRejected,
   type ImportRow,
   Issues,
-  insertImport,
   newId,
   lockImportableDecision,
   requireImportableDecision,
@@ -27,9 +24,9 @@ import {
   type ImportOptionsBase,
   type ImportSummary,
 } from "./common";
-import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
-import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
+import { DATASET_ITEM_COLUMNS, duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
+import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 
 export interface DatasetImportOptions extends ImportOptionsBase, DatasetColumnOptions {
   /** The dataset's name within the decision; each upload is a new version of it. */
@@ -50,8 +47,6 @@ const optionsSchema = z.object({
   datasetName: z.string().trim().min(1, "a dataset name is required").max(200),
   negativeLabels: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
 });
-
-const ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
 
 export function datasetSpec(
   positiveClass: string,
@@ -99,18 +94,7 @@ export async function importDataset(
   const decision = await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse(options);
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      "DATASET",
-      { name: safeFileName(file.name) },
-      error,
-      options.request,
-    );
-  });
-  try {
+  return withSpooledUpload(database, actor, decisionId, "DATASET", file, limits, options, async (spooled) => {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
       const [row] = await rawQuery<
@@ -142,6 +126,7 @@ export async function importDataset(
       counts,
     );
     const content = await spooled.content();
+    const upload = { decisionId, kind: "DATASET" as const, format, spooled };
     try {
       const result = await withRawTx(database, async (tx) => {
         await lockImportableDecision(tx, decisionId, "UPDATE");
@@ -165,34 +150,20 @@ export async function importDataset(
           `SELECT COALESCE(MAX(version), 0) + 1 AS next FROM "DatasetVersion" WHERE "datasetId" = $1`,
           [dataset!.id],
         )) as [{ next: number }];
-        const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
-          decisionId,
-          kind: "DATASET",
-          format,
-          producerVersion: null,
-          fileName: spooled.name,
-          sha256: spooled.sha256,
-          sizeBytes: spooled.sizeBytes,
-          content,
-          importedById: actor.id,
-        });
+        const importId = await insertTabularImport(tx, upload, content, actor.id);
         const [version] = await tx.query<{ id: number }>(
           `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount", "sliceColumn", "importId") VALUES ($1, $2, 0, 0, NULL, $3) RETURNING id`,
           [dataset!.id, Number(next), importId],
         );
         const versionId = version!.id;
-        const state: StreamState = {
-          issues: new Issues(),
-          rows: 0,
-          onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }),
-        };
-        await tx.copy(
+        const itemCount = await copyUploadRows(
+          tx,
           "DatasetItem",
-          ITEM_COLUMNS,
-          copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${versionId},`),
+          DATASET_ITEM_COLUMNS,
+          { path: spooled.path, format, maxRows: limits.maxRows, uploadId: options.uploadId },
+          spec,
+          `${versionId},`,
         );
-        if (state.issues.failed) state.issues.reject(format);
-        const itemCount = state.rows;
         await tx.query(
           `UPDATE "DatasetVersion" SET "itemCount" = $2, "positiveCount" = $3, "sliceColumn" = $4 WHERE id = $1`,
           [versionId, itemCount, counts.positives, spec.sliceColumn ?? null],
@@ -226,18 +197,7 @@ export async function importDataset(
           request: options.request,
         });
         return {
-          ...summaryFrom(
-            {
-              id: importId,
-              kind: "DATASET",
-              format,
-              producerVersion: null,
-              sha256: spooled.sha256,
-              sizeBytes: spooled.sizeBytes,
-              rowCount: itemCount,
-            },
-            false,
-          ),
+          ...newTabularSummary(upload, importId, itemCount),
           datasetId: dataset!.id,
           datasetVersionId: versionId,
           version: Number(next),
@@ -245,10 +205,7 @@ export async function importDataset(
           positiveCount: counts.positives,
         };
       });
-      if (result) return result;
-      const after = await findExisting();
-      if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
-      return after;
+      return result ?? (await concurrentWinner(findExisting));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // Duplicate ids: list every one with its line (own transaction, rolled back).
@@ -263,17 +220,5 @@ export async function importDataset(
       );
       issues.reject(format);
     }
-  } catch (error) {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      "DATASET",
-      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
-      error,
-      options.request,
-    );
-  } finally {
-    await spooled.cleanup();
-  }
+  });
 }

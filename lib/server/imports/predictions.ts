@@ -9,25 +9,23 @@ import {
   type PredictionRow,
 } from "@/lib/ingest/evidence-rows";
 import { database as getDatabase } from "../db";
-import { AppError, notFoundError } from "../errors";
+import { notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { defaultLimits, safeFileName, spool, type UploadFile } from "./files";
+import { defaultLimits, type UploadFile } from "./files";
 import {
-  auditRejectedImport,
   IMPORT_COLUMNS,
   ImportRejected,
   type ImportRow,
-  Issues,
-  insertImport,
+  type Issues,
   lockImportableDecision,
   requireImportableDecision,
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
 } from "./common";
-import { reportProgress } from "./progress";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
-import { copyChunks, duplicateReport, isUniqueViolation, typedRows, type RowSpec, type StreamState } from "./tabular";
+import { duplicateReport, isUniqueViolation, PREDICTION_COLUMNS, type RowSpec } from "./tabular";
+import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
 import { enqueueComputeRun } from "../jobs";
 import { handOverRunInput } from "../eval-runs";
@@ -50,18 +48,6 @@ export interface PredictionsImportResult extends ImportSummary {
 
 /** Examples of missing ids kept in the import's report. */
 const EXAMPLES = 20;
-
-const PREDICTION_COLUMNS = [
-  "evalRunId",
-  "itemId",
-  "score",
-  "predicted",
-  "parseFailure",
-  "rawOutput",
-  "latencyMs",
-  "inputTokens",
-  "outputTokens",
-] as const;
 
 export function predictionSpec(
   positiveClass: string,
@@ -116,18 +102,7 @@ export async function importPredictions(
   );
   if (!version) throw notFoundError("The dataset version");
   const limits = { ...defaultLimits("bulk"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      "PREDICTIONS",
-      { name: safeFileName(file.name) },
-      error,
-      options.request,
-    );
-  });
-  try {
+  return withSpooledUpload(database, actor, decisionId, "PREDICTIONS", file, limits, options, async (spooled) => {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
     const findExisting = async () => {
       const [row] = await rawQuery<
@@ -153,6 +128,7 @@ export async function importPredictions(
 
     const spec = predictionSpec(decision.positiveClass, options);
     const content = await spooled.content();
+    const upload = { decisionId, kind: "PREDICTIONS" as const, format, spooled };
     const handOver = options.compute !== "none";
     let joined: JoinedColumns | null = null;
     let result: PredictionsImportResult | null = null;
@@ -166,35 +142,22 @@ export async function importPredictions(
           [decisionId, spooled.sha256, candidateId, datasetVersionId],
         );
         if (existing.length) return null;
-        const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
-          decisionId,
-          kind: "PREDICTIONS",
-          format,
-          producerVersion: null,
-          fileName: spooled.name,
-          sha256: spooled.sha256,
-          sizeBytes: spooled.sizeBytes,
-          content,
-          importedById: actor.id,
-        });
+        const importId = await insertTabularImport(tx, upload, content, actor.id);
         const [run] = await tx.query<{ id: number }>(
           `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "importId") VALUES ($1, $2, $3, 'PENDING', 0, $4) RETURNING id`,
           [decisionId, candidateId, datasetVersionId, importId],
         );
         const runId = run!.id;
-        const state: StreamState = {
-          issues: new Issues(),
-          rows: 0,
-          onProgress: (rows) => reportProgress(options.uploadId, { phase: "validating", rows }),
-        };
         const timing = env().VERDICT_IMPORT_TIMING === "1";
         const tCopy = performance.now();
-        await tx.copy(
+        const rowCount = await copyUploadRows(
+          tx,
           "Prediction",
           PREDICTION_COLUMNS,
-          copyChunks(typedRows(spooled.path, format, spec, state, limits.maxRows), spec, state, `${runId},`),
+          { path: spooled.path, format, maxRows: limits.maxRows, uploadId: options.uploadId },
+          spec,
+          `${runId},`,
         );
-        if (state.issues.failed) state.issues.reject(format);
         if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
         const tJoin = performance.now();
 
@@ -211,7 +174,7 @@ export async function importPredictions(
         let missingExamples: string[] | null = null;
         if (handOver) {
           const read = await readJoinedColumns(tx, runId, datasetVersionId, version.itemCount, EXAMPLES);
-          unknown = state.rows - read.matched;
+          unknown = rowCount - read.matched;
           joined = read.columns;
           missingExamples = read.missingExamples;
         } else {
@@ -241,7 +204,6 @@ export async function importPredictions(
           );
         }
         if (timing) console.error(`join check ${(performance.now() - tJoin).toFixed(0)} ms`);
-        const rowCount = state.rows;
         const missingCount = version.itemCount - rowCount;
         missingExamples ??=
           missingCount > 0
@@ -286,17 +248,10 @@ export async function importPredictions(
           request: options.request,
         });
         return {
-          ...summaryFrom(
-            {
-              id: importId,
-              kind: "PREDICTIONS",
-              format,
-              producerVersion: null,
-              sha256: spooled.sha256,
-              sizeBytes: spooled.sizeBytes,
-              rowCount,
-            },
-            false,
+          ...newTabularSummary(
+            upload,
+            importId,
+            rowCount,
             missingCount > 0
               ? [
                   `${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`,
@@ -316,28 +271,12 @@ export async function importPredictions(
       );
       issues.reject(format);
     }
-    if (!result) {
-      const after = await findExisting();
-      if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
-      return after;
-    }
+    if (!result) return concurrentWinner(findExisting);
     if (handOver) {
       // Committed: the run's joined items, read in that transaction, go to its job.
       if (joined) handOverRunInput(result.runId, joined);
       await enqueueComputeRun(database, result.runId);
     }
     return result;
-  } catch (error) {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      "PREDICTIONS",
-      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
-      error,
-      options.request,
-    );
-  } finally {
-    await spooled.cleanup();
-  }
+  });
 }

@@ -14,10 +14,10 @@ import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit";
 import type { Actor } from "../session";
-import { defaultLimits, readText, safeFileName, spool, type UploadFile } from "./files";
+import { defaultLimits, readText, type UploadFile } from "./files";
+import { concurrentWinner, withSpooledUpload } from "./upload";
 import { lockEditableDecision } from "../decision-lock";
 import {
-  auditRejectedImport,
   IMPORT_SUMMARY_SELECT,
   ImportRejected,
   insertImport,
@@ -142,18 +142,7 @@ async function importPublic<R extends { model: string }>(
   await requireImportableDecision(database, actor, decisionId);
   const parsedOptions = optionsSchema.parse({ modelMap: options.modelMap, skipUnmatched: options.skipUnmatched });
   const limits = { ...defaultLimits("public"), ...options.limits };
-  const spooled = await spool(file, limits, options.uploadId).catch(async (error: unknown) => {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      kind,
-      { name: safeFileName(file.name) },
-      error,
-      options.request,
-    );
-  });
-  try {
+  return withSpooledUpload(database, actor, decisionId, kind, file, limits, options, async (spooled) => {
     const prisma = database.prisma;
     const findExisting = async () => {
       const row = await prisma.import.findFirst({
@@ -263,23 +252,8 @@ async function importPublic<R extends { model: string }>(
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
-    if (created) return created;
-    const after = await findExisting();
-    if (!after) throw new AppError("CONFLICT", "A concurrent import of the same file did not finish; try again.");
-    return after;
-  } catch (error) {
-    throw await auditRejectedImport(
-      database,
-      actor,
-      decisionId,
-      kind,
-      { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes },
-      error,
-      options.request,
-    );
-  } finally {
-    await spooled.cleanup();
-  }
+    return created ?? (await concurrentWinner(findExisting));
+  });
 }
 
 /** Leaderboard scores (stage 1/2 evidence), each format detected from the content unless chosen. */

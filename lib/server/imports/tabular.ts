@@ -25,6 +25,20 @@ export interface StreamState extends RowStream {
 
 export type { Typed };
 
+/** The COPY column order of each uploaded table: the parent key, then the fields of RowSpec.toCsv (and of the demo seed's rows). */
+export const DATASET_ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
+export const PREDICTION_COLUMNS = [
+  "evalRunId",
+  "itemId",
+  "score",
+  "predicted",
+  "parseFailure",
+  "rawOutput",
+  "latencyMs",
+  "inputTokens",
+  "outputTokens",
+] as const;
+
 /** Typed rows with their lines, in batches (lib/ingest's walk); issues go to `state.issues`; more than `maxRows` rows is a 413. */
 export function typedRows<R>(
   file: string,

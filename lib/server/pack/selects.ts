@@ -34,8 +34,8 @@ export const PACK_SCORE = {
   relevanceNote: true,
 } as const;
 
-export const PACK_RESEMBLANCE = {
-  suite: true,
+/** The three questions of resemblance with their notes: what an analyst answers for a suite (resemblances.ts). */
+export const RESEMBLANCE_ANSWERS = {
   task: true,
   taskNote: true,
   distribution: true,
@@ -43,3 +43,5 @@ export const PACK_RESEMBLANCE = {
   promptScoring: true,
   promptScoringNote: true,
 } as const;
+
+export const PACK_RESEMBLANCE = { suite: true, ...RESEMBLANCE_ANSWERS } as const;

@@ -21,6 +21,7 @@ import { hashPassword } from "../passwords";
 import { computeEvalRun } from "../eval-runs";
 import { computeComparisons } from "../comparisons";
 import { insertImport, type ImportKind } from "../imports/common";
+import { DATASET_ITEM_COLUMNS, PREDICTION_COLUMNS } from "../imports/tabular";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoSimBaseUrl } from "@/lib/demo/harness";
 
@@ -226,10 +227,10 @@ export async function seedDemo(
     yield text;
   };
   await withRawTx(database, async (tx) => {
-    const copy = (table: string, columns: string[], csv: string) => tx.copy(table, columns, once(csv));
+    const copy = (table: string, columns: readonly string[], csv: string) => tx.copy(table, columns, once(csv));
     await copy(
       "DatasetItem",
-      ["datasetVersionId", "itemId", "label", "slice", "text"],
+      DATASET_ITEM_COLUMNS,
       items.map((i) => csvRow([versionId, i.itemId, i.label, i.slice, i.text])).join(""),
     );
     for (const { runId, predictions } of runs) {
@@ -246,21 +247,7 @@ export async function seedDemo(
           p.outputTokens,
         ]),
       );
-      await copy(
-        "Prediction",
-        [
-          "evalRunId",
-          "itemId",
-          "score",
-          "predicted",
-          "parseFailure",
-          "rawOutput",
-          "latencyMs",
-          "inputTokens",
-          "outputTokens",
-        ],
-        rows.join(""),
-      );
+      await copy("Prediction", PREDICTION_COLUMNS, rows.join(""));
     }
   });
 

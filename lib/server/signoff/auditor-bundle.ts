@@ -1,10 +1,11 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { auditHeadWith, formatHead } from "../audit-verify";
-import { GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
+import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
+import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "./signature-select";
 
 export const AUDITOR_BUNDLE_FORMAT = "verdict.auditor-bundle/1";
@@ -36,16 +37,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const revisions = await tx.packRevision.findMany({
       where: { decisionId },
       orderBy: { number: "asc" },
-      select: {
-        id: true,
-        number: true,
-        sha256: true,
-        canonicalJson: true,
-        createdAt: true,
-        supersededAt: true,
-        createdById: true,
-        cause: true,
-      },
+      select: { ...FROZEN_REVISION, createdById: true, cause: true },
     });
     const signatures = await tx.signature.findMany({
       where: { decisionId },
@@ -55,22 +47,7 @@ export async function getAuditorBundle(actor: Actor, decisionId: string, request
     const events = await tx.auditEvent.findMany({
       where: { decisionId },
       orderBy: { id: "asc" },
-      select: {
-        id: true,
-        actorId: true,
-        actorRoles: true,
-        action: true,
-        entityType: true,
-        entityId: true,
-        decisionId: true,
-        before: true,
-        after: true,
-        ip: true,
-        userAgent: true,
-        createdAt: true,
-        prevHash: true,
-        hash: true,
-      },
+      select: AUDIT_EVENT_SELECT,
     });
     const firstId = events[0]?.id;
     const head = await auditHeadWith(tx);

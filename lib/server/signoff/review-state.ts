@@ -3,10 +3,12 @@ import { isEditable } from "@/lib/decisions/editable";
 import { submissionProblems } from "./submission-check";
 import { can } from "@/lib/auth/permissions";
 import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
+import { readComments } from "../comments";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { buildPack, frozenGates } from "./build-pack";
+import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "./signature-select";
 
 const MAX_DIFF = 200;
@@ -36,35 +38,14 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     prisma.packRevision.findMany({
       where: { decisionId },
       orderBy: { number: "asc" },
-      select: {
-        id: true,
-        number: true,
-        sha256: true,
-        canonicalJson: true,
-        createdAt: true,
-        supersededAt: true,
-        cause: true,
-        createdBy: { select: { name: true } },
-      },
+      select: { ...FROZEN_REVISION, cause: true, createdBy: { select: { name: true } } },
     }),
     prisma.signature.findMany({
       where: { decisionId },
       orderBy: { signedAt: "asc" },
       select: { ...SIGNATURE_SELECT, candidate: { select: { name: true } } },
     }),
-    prisma.comment.findMany({
-      where: { decisionId },
-      orderBy: { createdAt: "asc" },
-      select: {
-        id: true,
-        stage: true,
-        parentId: true,
-        body: true,
-        createdAt: true,
-        author: { select: { name: true } },
-        packRevision: { select: { number: true } },
-      },
-    }),
+    readComments(prisma, decisionId),
     prisma.auditEvent.findMany({
       where: { decisionId, action: "decision.transition" },
       orderBy: { id: "asc" },

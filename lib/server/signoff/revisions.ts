@@ -13,6 +13,20 @@ import { buildPack } from "./build-pack";
  */
 export { lockDecisionRow as lockDecision } from "../decision-lock";
 
+/**
+ * A frozen revision as its readers show it (the review page, the auditor bundle): its number, its
+ * canonical JSON and that JSON's hash, when it was frozen and when a newer one superseded it.
+ * Each reader adds who froze it and why, in its own order (the bundle's bytes keep theirs).
+ */
+export const FROZEN_REVISION = {
+  id: true,
+  number: true,
+  sha256: true,
+  canonicalJson: true,
+  createdAt: true,
+  supersededAt: true,
+} as const;
+
 export const latestRevision = (tx: Tx, decisionId: string) =>
   tx.packRevision.findFirst({
     where: { decisionId },
