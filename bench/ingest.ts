@@ -99,8 +99,9 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
   const {
     rows: [user],
   } = await pool.query(
-    `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, 'Bench', 'x', '{ANALYST}', now()) RETURNING id`,
-    [`bench-user-${n}`, `bench-${n}@verdict.test`],
+    `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, $3, 'x', '{ANALYST}', now()) RETURNING id`,
+    // Printed names are unique among active users: one per size.
+    [`bench-user-${n}`, `bench-${n}@verdict.test`, `Bench ${n}`],
   );
   const decisionId = `bench-${n}`;
   await pool.query(
