@@ -48,13 +48,18 @@ export async function computeEvalRun(database: Database, runId: number): Promise
  * columns stay the run's. A job in another process (a pg-boss worker) reads the rows as before;
  * an entry nobody takes is dropped after ten minutes.
  */
-type Handed = { columns: JoinedColumns; unknownCount: number };
+type Handed = { columns: JoinedColumns };
+
+/** The run's predictions whose id is not in its dataset version ($1 the run, $2 the version): one rule for the upload's refusal and the job's count. */
+export const UNKNOWN_PREDICTIONS = `FROM "Prediction" p
+  WHERE p."evalRunId" = $1
+    AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`;
 const handedHolder = globalThis as typeof globalThis & { __verdictHanded?: Map<number, Handed> };
 const handed = (handedHolder.__verdictHanded ??= new Map<number, Handed>());
 const HAND_OVER_MS = 10 * 60_000;
 
 export function handOverRunInput(runId: number, columns: JoinedColumns): void {
-  handed.set(runId, { columns, unknownCount: 0 });
+  handed.set(runId, { columns });
   setTimeout(() => {
     if (handed.get(runId)?.columns === columns) handed.delete(runId);
   }, HAND_OVER_MS).unref?.();
@@ -92,18 +97,15 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
     if (given) {
       // Handed over by the upload: the same rows, already read as columns.
       input = buildRunInputFromColumns(given.columns);
-      unknownCount = given.unknownCount;
+      unknownCount = 0; // the upload refuses unknown ids before it hands over
     } else {
       // Two queries on two connections, so PostgreSQL runs them side by side.
       const [read, [unknown]] = await Promise.all([
         joinQuery<ItemRow>(database, JOINED_ITEMS_SQL, [runId, run.datasetVersionId]),
-        joinQuery<{ count: string | number }>(
-          database,
-          `SELECT count(*) AS count FROM "Prediction" p
-            WHERE p."evalRunId" = $1
-              AND NOT EXISTS (SELECT 1 FROM "DatasetItem" di WHERE di."datasetVersionId" = $2 AND di."itemId" = p."itemId")`,
-          [runId, run.datasetVersionId],
-        ),
+        joinQuery<{ count: string | number }>(database, `SELECT count(*) AS count ${UNKNOWN_PREDICTIONS}`, [
+          runId,
+          run.datasetVersionId,
+        ]),
       ]);
       rows = read;
       input = buildRunInput(read);

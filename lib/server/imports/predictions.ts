@@ -28,7 +28,7 @@ import { duplicateReport, isUniqueViolation, PREDICTION_COLUMNS, type RowSpec } 
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
 import { enqueueComputeRun } from "../jobs";
-import { handOverRunInput } from "../eval-runs";
+import { handOverRunInput, UNKNOWN_PREDICTIONS } from "../eval-runs";
 import { readJoinedColumns } from "../pack/joined-columns";
 import type { JoinedColumns } from "@/lib/evidence/run-input";
 
@@ -179,17 +179,14 @@ export async function importPredictions(
           missingExamples = read.missingExamples;
         } else {
           const [row] = await tx.query<{ unknown: string | number }>(
-            `SELECT count(*) AS unknown FROM "Prediction" p
-              WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`,
+            `SELECT count(*) AS unknown ${UNKNOWN_PREDICTIONS}`,
             [runId, datasetVersionId],
           );
           unknown = Number(row!.unknown);
         }
         if (unknown > 0) {
           const ids = await tx.query<{ itemId: string }>(
-            `SELECT p."itemId" FROM "Prediction" p
-              WHERE p."evalRunId" = $1 AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")
-              ORDER BY p."itemId" LIMIT 100`,
+            `SELECT p."itemId" ${UNKNOWN_PREDICTIONS} ORDER BY p."itemId" LIMIT 100`,
             [runId, datasetVersionId],
           );
           throw new ImportRejected(
