@@ -15,6 +15,7 @@ import { canonicalJson } from "@/lib/canonical-json";
 import { recordAudit } from "./audit";
 import { withRunLock } from "./jobs/run-lock";
 import { withRawTx } from "./raw-tx";
+import { runTable } from "./prediction-partitions";
 import { JOINED_ITEMS_SQL, writeRunItemsOnce, type ItemRow } from "./pack/run-items";
 import { operatingRuleOptions, type RuleInputs } from "./operating-rule";
 
@@ -50,8 +51,12 @@ export async function computeEvalRun(database: Database, runId: number): Promise
  */
 type Handed = { columns: JoinedColumns };
 
-/** The run's predictions whose id is not in its dataset version ($1 the run, $2 the version): one rule for the upload's refusal and the job's count. */
-export const UNKNOWN_PREDICTIONS = `FROM "Prediction" p
+/**
+ * The run's predictions whose id is not in its dataset version ($1 the run, $2 the version): one
+ * rule for the upload's refusal and the job's count. Read from the run's own table, which the
+ * upload checks before it attaches it to "Prediction".
+ */
+export const unknownPredictions = (runId: number) => `FROM ${runTable(runId)} p
   WHERE p."evalRunId" = $1
     AND NOT EXISTS (SELECT 1 FROM "DatasetItem" d WHERE d."datasetVersionId" = $2 AND d."itemId" = p."itemId")`;
 const handedHolder = globalThis as typeof globalThis & { __verdictHanded?: Map<number, Handed> };
@@ -102,7 +107,7 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
       // Two queries on two connections, so PostgreSQL runs them side by side.
       const [read, [unknown]] = await Promise.all([
         joinQuery<ItemRow>(database, JOINED_ITEMS_SQL, [runId, run.datasetVersionId]),
-        joinQuery<{ count: string | number }>(database, `SELECT count(*) AS count ${UNKNOWN_PREDICTIONS}`, [
+        joinQuery<{ count: string | number }>(database, `SELECT count(*) AS count ${unknownPredictions(runId)}`, [
           runId,
           run.datasetVersionId,
         ]),

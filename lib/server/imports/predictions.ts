@@ -24,11 +24,19 @@ import {
   type ImportSummary,
 } from "./common";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
-import { duplicateReport, isUniqueViolation, PREDICTION_COLUMNS, type RowSpec } from "./tabular";
+import { duplicateReport, isUniqueViolation, PREDICTION_FIELDS, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
 import { enqueueComputeRun } from "../jobs";
-import { handOverRunInput, UNKNOWN_PREDICTIONS } from "../eval-runs";
+import { handOverRunInput, unknownPredictions } from "../eval-runs";
+import {
+  createRunTable,
+  keyRunTable,
+  LOCK_FOR_NEW_RUN,
+  reserveRunId,
+  runTable,
+  runTableName,
+} from "../prediction-partitions";
 import { readJoinedColumns } from "../pack/joined-columns";
 import type { JoinedColumns } from "@/lib/evidence/run-input";
 
@@ -143,22 +151,24 @@ export async function importPredictions(
         );
         if (existing.length) return null;
         const importId = await insertTabularImport(tx, upload, content, actor.id);
-        const [run] = await tx.query<{ id: number }>(
-          `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId", status, progress, "importId") VALUES ($1, $2, $3, 'PENDING', 0, $4) RETURNING id`,
-          [decisionId, candidateId, datasetVersionId, importId],
-        );
-        const runId = run!.id;
+        // The run's rows go into its own bare table, keyed once they are all in; the run itself is
+        // inserted last, attaching the table (lib/server/prediction-partitions.ts).
+        const runId = await reserveRunId(tx);
+        await createRunTable(tx, runId);
         const timing = env().VERDICT_IMPORT_TIMING === "1";
         const tCopy = performance.now();
         const rowCount = await copyUploadRows(
           tx,
-          "Prediction",
-          PREDICTION_COLUMNS,
+          runTableName(runId),
+          PREDICTION_FIELDS,
           { path: spooled.path, format, maxRows: limits.maxRows, uploadId: options.uploadId },
           spec,
-          `${runId},`,
+          "",
         );
         if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
+        const tKey = performance.now();
+        await keyRunTable(tx, runId);
+        if (timing) console.error(`primary key ${(performance.now() - tKey).toFixed(0)} ms`);
         const tJoin = performance.now();
 
         // Join check against the dataset version: one hash anti-join, in memory for a few million ids.
@@ -179,14 +189,14 @@ export async function importPredictions(
           missingExamples = read.missingExamples;
         } else {
           const [row] = await tx.query<{ unknown: string | number }>(
-            `SELECT count(*) AS unknown ${UNKNOWN_PREDICTIONS}`,
+            `SELECT count(*) AS unknown ${unknownPredictions(runId)}`,
             [runId, datasetVersionId],
           );
           unknown = Number(row!.unknown);
         }
         if (unknown > 0) {
           const ids = await tx.query<{ itemId: string }>(
-            `SELECT p."itemId" ${UNKNOWN_PREDICTIONS} ORDER BY p."itemId" LIMIT 100`,
+            `SELECT p."itemId" ${unknownPredictions(runId)} ORDER BY p."itemId" LIMIT 100`,
             [runId, datasetVersionId],
           );
           throw new ImportRejected(
@@ -207,16 +217,18 @@ export async function importPredictions(
             ? (
                 await tx.query<{ itemId: string }>(
                   `SELECT d."itemId" FROM "DatasetItem" d WHERE d."datasetVersionId" = $2
-                      AND NOT EXISTS (SELECT 1 FROM "Prediction" p WHERE p."evalRunId" = $1 AND p."itemId" = d."itemId")
+                      AND NOT EXISTS (SELECT 1 FROM ${runTable(runId)} p WHERE p."evalRunId" = $1 AND p."itemId" = d."itemId")
                     ORDER BY d."itemId" LIMIT ${EXAMPLES}`,
                   [runId, datasetVersionId],
                 )
               ).map((r) => r.itemId)
             : [];
         const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
+        await tx.query(LOCK_FOR_NEW_RUN);
         await tx.query(
-          `UPDATE "EvalRun" SET "itemCount" = $2, "missingCount" = $3, "unknownCount" = 0, "duplicateCount" = 0 WHERE id = $1`,
-          [runId, version.itemCount, missingCount],
+          `INSERT INTO "EvalRun" (id, "decisionId", "candidateId", "datasetVersionId", status, progress, "importId", "itemCount", "missingCount", "unknownCount", "duplicateCount")
+           VALUES ($1, $2, $3, $4, 'PENDING', 0, $5, $6, $7, 0, 0)`,
+          [runId, decisionId, candidateId, datasetVersionId, importId, version.itemCount, missingCount],
         );
         await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [
           importId,

@@ -27,8 +27,8 @@ export type { Typed };
 
 /** The COPY column order of each uploaded table: the parent key, then the fields of RowSpec.toCsv (and of the demo seed's rows). */
 export const DATASET_ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
-export const PREDICTION_COLUMNS = [
-  "evalRunId",
+/** A run's prediction fields; an upload COPYs them into the run's own table, whose default is the run (lib/server/prediction-partitions.ts). */
+export const PREDICTION_FIELDS = [
   "itemId",
   "score",
   "predicted",
@@ -38,6 +38,7 @@ export const PREDICTION_COLUMNS = [
   "inputTokens",
   "outputTokens",
 ] as const;
+export const PREDICTION_COLUMNS = ["evalRunId", ...PREDICTION_FIELDS] as const;
 
 /** Typed rows with their lines, in batches (lib/ingest's walk); issues go to `state.issues`; more than `maxRows` rows is a 413. */
 export function typedRows<R>(

@@ -2,6 +2,7 @@ import "server-only";
 import { StringDecoder } from "node:string_decoder";
 import type { JoinedColumns } from "@/lib/evidence/run-input";
 import type { RawTx } from "../raw-tx";
+import { runTable } from "../prediction-partitions";
 
 /**
  * Every item of a dataset version joined to a run's predictions — the rows of JOINED_ITEMS_SQL,
@@ -25,7 +26,7 @@ const joinedItemsCopySql = (runId: number, datasetVersionId: number) => {
   return `SELECT di.label, p.score, p.predicted, COALESCE(p."parseFailure", false), (p."itemId" IS NULL), di.slice,
                  CASE WHEN p."itemId" IS NULL THEN di."itemId" END
             FROM "DatasetItem" di
-            LEFT JOIN "Prediction" p ON p."evalRunId" = ${runId} AND p."itemId" = di."itemId"
+            LEFT JOIN ${runTable(runId)} p ON p."itemId" = di."itemId"
            WHERE di."datasetVersionId" = ${datasetVersionId}
            ORDER BY di."itemId"`;
 };

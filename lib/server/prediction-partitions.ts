@@ -1,0 +1,45 @@
+import "server-only";
+import type { RawTx } from "./raw-tx";
+
+/**
+ * "Prediction" is partitioned by eval run, one table per run (migration
+ * 20261203120000_prediction_partitions). An upload loads its run the way PostgreSQL loads fastest:
+ * it reserves the run's id, COPYs into the run's fresh, bare table, builds the primary key once,
+ * and only then inserts the run, whose trigger attaches the table — checking the foreign key in one
+ * join rather than once per row (issue 12 §3). Every other writer inserts the run first and its rows
+ * through "Prediction"; the same trigger gives the run an empty partition.
+ */
+
+/** The table name of one run's predictions (for COPY, which quotes it). */
+export function runTableName(runId: number): string {
+  if (!Number.isSafeInteger(runId) || runId <= 0)
+    throw new Error(`run table: a positive integer id expected, got ${runId}`);
+  return `Prediction_${runId}`;
+}
+
+/** The run's predictions as a relation for SQL: its partition, which holds its rows before and after it is attached. */
+export const runTable = (runId: number) => `"${runTableName(runId)}"`;
+
+/**
+ * Taken by every transaction before it inserts an eval run. Attaching the run's partition takes
+ * this lock on "EvalRun" (PostgreSQL's rule for adding a foreign key); a transaction that already
+ * holds a row lock on "EvalRun" from its own INSERT would wait for every other such transaction and
+ * could deadlock with one, so the lock comes first and run creations queue instead.
+ */
+export const LOCK_FOR_NEW_RUN = `LOCK TABLE "EvalRun" IN SHARE ROW EXCLUSIVE MODE`;
+
+/** A bulk load's run id, taken from the runs' sequence before the run is inserted with it. */
+export async function reserveRunId(tx: RawTx): Promise<number> {
+  const [row] = await tx.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('"EvalRun"', 'id'))::int AS id`);
+  return row!.id;
+}
+
+/** The reserved run's bare table: no key, no foreign key; its run id as default and CHECK. */
+export async function createRunTable(tx: RawTx, runId: number): Promise<void> {
+  await tx.query(`SELECT verdict_prediction_table($1)`, [runId]);
+}
+
+/** The run table's primary key, built once over its rows, and its statistics; a repeated item id fails here (23505, as a COPY into a keyed table would). */
+export async function keyRunTable(tx: RawTx, runId: number): Promise<void> {
+  await tx.query(`SELECT verdict_prediction_key($1)`, [runId]);
+}

@@ -1,0 +1,93 @@
+-- "Prediction" is partitioned by eval run (LIST on "evalRunId"), one partition per run, named
+-- "Prediction_<run id>" (issue 12 §3). Same columns, primary key and foreign key as before; what
+-- changes is how an upload loads a run: it COPYs into the run's fresh, bare table, builds the key
+-- once (a sort, not a million index insertions), and attaches the table when it inserts the run, so
+-- PostgreSQL checks the foreign key in one join instead of once per row
+-- (lib/server/prediction-partitions.ts). Every other writer inserts through "Prediction" as before:
+-- the trigger below gives each new run its partition.
+--
+-- The functions run as the owner (SECURITY DEFINER): the app's role owns nothing and may not
+-- create or alter tables (lib/db/roles.ts); the owner's default privileges give it the new tables'
+-- rows.
+
+ALTER TABLE "Prediction" RENAME TO "Prediction_unpartitioned";
+ALTER TABLE "Prediction_unpartitioned" RENAME CONSTRAINT "Prediction_pkey" TO "Prediction_unpartitioned_pkey";
+ALTER TABLE "Prediction_unpartitioned" DROP CONSTRAINT "Prediction_evalRunId_fkey";
+
+CREATE TABLE "Prediction" (
+    "evalRunId" INTEGER NOT NULL,
+    "itemId" TEXT NOT NULL,
+    "score" DOUBLE PRECISION,
+    "predicted" BOOLEAN,
+    "parseFailure" BOOLEAN NOT NULL DEFAULT false,
+    "rawOutput" TEXT,
+    "latencyMs" DOUBLE PRECISION,
+    "inputTokens" INTEGER,
+    "outputTokens" INTEGER,
+
+    CONSTRAINT "Prediction_pkey" PRIMARY KEY ("evalRunId","itemId")
+) PARTITION BY LIST ("evalRunId");
+
+ALTER TABLE "Prediction" ADD CONSTRAINT "Prediction_evalRunId_fkey" FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The run's bare table: no key and no foreign key yet, its run id as default and as a CHECK (which
+-- also spares ATTACH PARTITION a scan of the rows).
+CREATE FUNCTION verdict_prediction_table(run integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  EXECUTE format('CREATE TABLE %I (LIKE "Prediction" INCLUDING DEFAULTS, CONSTRAINT %I CHECK ("evalRunId" = %s))',
+                 'Prediction_' || run, 'Prediction_' || run || '_run', run);
+  EXECUTE format('ALTER TABLE %I ALTER COLUMN "evalRunId" SET DEFAULT %s', 'Prediction_' || run, run);
+END $$;
+
+-- The run table's statistics, so the pages' first queries after a load are planned on its real
+-- size (a run's id is every row's: without them the planner guesses a few hundred rows and reads
+-- the whole run to fetch a page of items). Only an owner may ANALYZE.
+CREATE FUNCTION verdict_prediction_analyze(run integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  EXECUTE format('ANALYZE %I', 'Prediction_' || run);
+END $$;
+
+-- The run table's primary key, built once over its rows (a duplicate item id fails here, 23505),
+-- then its statistics.
+CREATE FUNCTION verdict_prediction_key(run integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I PRIMARY KEY ("evalRunId", "itemId")',
+                 'Prediction_' || run, 'Prediction_' || run || '_pkey');
+  PERFORM verdict_prediction_analyze(run);
+END $$;
+
+-- A new run's partition: the table its upload loaded, or an empty one, attached. Attaching adopts
+-- the key (or builds it) and checks the foreign key over the rows in one query; it takes SHARE ROW
+-- EXCLUSIVE on "EvalRun", which the app takes before it inserts a run (lockForNewRun), so two
+-- transactions that create runs never wait on each other's row locks.
+CREATE FUNCTION verdict_attach_prediction_partition() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  IF to_regclass(format('%I', 'Prediction_' || NEW.id)) IS NULL THEN
+    PERFORM verdict_prediction_table(NEW.id);
+  END IF;
+  EXECUTE format('ALTER TABLE "Prediction" ATTACH PARTITION %I FOR VALUES IN (%s)', 'Prediction_' || NEW.id, NEW.id);
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "EvalRun_prediction_partition"
+  AFTER INSERT ON "EvalRun"
+  FOR EACH ROW EXECUTE FUNCTION verdict_attach_prediction_partition();
+
+-- The runs already stored, each into its partition.
+DO $$
+DECLARE
+  run integer;
+BEGIN
+  FOR run IN SELECT id FROM "EvalRun" ORDER BY id LOOP
+    PERFORM verdict_prediction_table(run);
+    EXECUTE format('INSERT INTO %I SELECT * FROM "Prediction_unpartitioned" WHERE "evalRunId" = %s', 'Prediction_' || run, run);
+    PERFORM verdict_prediction_key(run);
+    EXECUTE format('ALTER TABLE "Prediction" ATTACH PARTITION %I FOR VALUES IN (%s)', 'Prediction_' || run, run);
+  END LOOP;
+END $$;
+
+DROP TABLE "Prediction_unpartitioned";
