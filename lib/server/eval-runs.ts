@@ -15,7 +15,7 @@ import { canonicalJson } from "@/lib/canonical-json";
 import { recordAudit } from "./audit";
 import { withRunLock } from "./jobs/run-lock";
 import { withRawTx } from "./raw-tx";
-import { runTable } from "./prediction-partitions";
+import { analyzeRunTable, runTable } from "./prediction-partitions";
 import { JOINED_ITEMS_SQL, writeRunItemsOnce, type ItemRow } from "./pack/run-items";
 import { operatingRuleOptions, type RuleInputs } from "./operating-rule";
 
@@ -82,9 +82,17 @@ export const handedRunCount = () => handed.size;
 async function computeLocked(database: Database, runId: number): Promise<void> {
   const given = handed.get(runId);
   handed.delete(runId);
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await computeOnce(database, runId, given);
-    if (outcome !== "stale" || attempt >= 5) return;
+  // The run's predictions get their statistics: beside the bootstrap when the upload handed its
+  // items over, before the read otherwise (so the read is planned on them).
+  const analyzed = analyzeRunTable(database, runId);
+  if (!given) await analyzed;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await computeOnce(database, runId, given);
+      if (outcome !== "stale" || attempt >= 5) return;
+    }
+  } finally {
+    await analyzed;
   }
 }
 

@@ -1,13 +1,15 @@
 import "server-only";
+import { rawQuery, type Database } from "@/lib/db/connect";
 import type { RawTx } from "./raw-tx";
 
 /**
  * "Prediction" is partitioned by eval run, one table per run (migration
- * 20261203120000_prediction_partitions). An upload loads its run the way PostgreSQL loads fastest:
- * it reserves the run's id, COPYs into the run's fresh, bare table, builds the primary key once,
- * and only then inserts the run, whose trigger attaches the table — checking the foreign key in one
- * join rather than once per row (issue 12 §3). Every other writer inserts the run first and its rows
- * through "Prediction"; the same trigger gives the run an empty partition.
+ * 20261203120000_prediction_partitions). An upload reserves its run's id, COPYs into the run's
+ * fresh table (its primary key, no foreign key yet: the key's upkeep runs on PostgreSQL's core while
+ * the app parses), and only then inserts the run, whose trigger attaches the table — checking the
+ * foreign key in one join rather than once per row (issue 12 §3). Every other writer inserts the run
+ * first and its rows through "Prediction"; the same trigger gives the run an empty partition. The
+ * run's metrics job takes the table's statistics (analyzeRunTable).
  */
 
 /** The table name of one run's predictions (for COPY, which quotes it). */
@@ -34,12 +36,16 @@ export async function reserveRunId(tx: RawTx): Promise<number> {
   return row!.id;
 }
 
-/** The reserved run's bare table: no key, no foreign key; its run id as default and CHECK. */
+/** The reserved run's table: its primary key, no foreign key; its run id as default and CHECK. */
 export async function createRunTable(tx: RawTx, runId: number): Promise<void> {
   await tx.query(`SELECT verdict_prediction_table($1)`, [runId]);
 }
 
-/** The run table's primary key, built once over its rows, and its statistics; a repeated item id fails here (23505, as a COPY into a keyed table would). */
-export async function keyRunTable(tx: RawTx, runId: number): Promise<void> {
-  await tx.query(`SELECT verdict_prediction_key($1)`, [runId]);
+/**
+ * The run's statistics (an owner's ANALYZE: the app's role may not), taken by its metrics job, so
+ * pages plan on the run's real size: without them the planner guesses a few hundred rows and reads
+ * a whole run to fetch a page of items.
+ */
+export async function analyzeRunTable(database: Database, runId: number): Promise<void> {
+  await rawQuery(database, `SELECT verdict_prediction_analyze($1)`, [runId]);
 }

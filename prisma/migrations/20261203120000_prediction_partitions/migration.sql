@@ -1,10 +1,10 @@
 -- "Prediction" is partitioned by eval run (LIST on "evalRunId"), one partition per run, named
 -- "Prediction_<run id>" (issue 12 §3). Same columns, primary key and foreign key as before; what
--- changes is how an upload loads a run: it COPYs into the run's fresh, bare table, builds the key
--- once (a sort, not a million index insertions), and attaches the table when it inserts the run, so
--- PostgreSQL checks the foreign key in one join instead of once per row
--- (lib/server/prediction-partitions.ts). Every other writer inserts through "Prediction" as before:
--- the trigger below gives each new run its partition.
+-- changes is how an upload loads a run: it COPYs into the run's fresh table, which has its key but
+-- no foreign key yet, and attaches the table when it inserts the run, so PostgreSQL checks the
+-- foreign key in one join instead of once per row (lib/server/prediction-partitions.ts). Every
+-- other writer inserts through "Prediction" as before: the trigger below gives each new run its
+-- partition.
 --
 -- The functions run as the owner (SECURITY DEFINER): the app's role owns nothing and may not
 -- create or alter tables (lib/db/roles.ts); the owner's default privileges give it the new tables'
@@ -30,37 +30,28 @@ CREATE TABLE "Prediction" (
 
 ALTER TABLE "Prediction" ADD CONSTRAINT "Prediction_evalRunId_fkey" FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The run's bare table: no key and no foreign key yet, its run id as default and as a CHECK (which
--- also spares ATTACH PARTITION a scan of the rows).
+-- The run's table: its primary key (a repeated item id fails the COPY, 23505), no foreign key yet,
+-- its run id as default and as a CHECK (which also spares ATTACH PARTITION a scan of the rows).
 CREATE FUNCTION verdict_prediction_table(run integer) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
-  EXECUTE format('CREATE TABLE %I (LIKE "Prediction" INCLUDING DEFAULTS, CONSTRAINT %I CHECK ("evalRunId" = %s))',
-                 'Prediction_' || run, 'Prediction_' || run || '_run', run);
+  EXECUTE format('CREATE TABLE %I (LIKE "Prediction" INCLUDING DEFAULTS, CONSTRAINT %I CHECK ("evalRunId" = %s), CONSTRAINT %I PRIMARY KEY ("evalRunId", "itemId"))',
+                 'Prediction_' || run, 'Prediction_' || run || '_run', run, 'Prediction_' || run || '_pkey');
   EXECUTE format('ALTER TABLE %I ALTER COLUMN "evalRunId" SET DEFAULT %s', 'Prediction_' || run, run);
 END $$;
 
--- The run table's statistics, so the pages' first queries after a load are planned on its real
--- size (a run's id is every row's: without them the planner guesses a few hundred rows and reads
--- the whole run to fetch a page of items). Only an owner may ANALYZE.
+-- The run table's statistics, taken by the run's metrics job (lib/server/eval-runs.ts) so the
+-- pages' queries are planned on the run's real size (a run's id is every row's: without them the
+-- planner guesses a few hundred rows and reads the whole run to fetch a page of items). Only an
+-- owner may ANALYZE.
 CREATE FUNCTION verdict_prediction_analyze(run integer) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   EXECUTE format('ANALYZE %I', 'Prediction_' || run);
 END $$;
 
--- The run table's primary key, built once over its rows (a duplicate item id fails here, 23505),
--- then its statistics.
-CREATE FUNCTION verdict_prediction_key(run integer) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
-BEGIN
-  EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I PRIMARY KEY ("evalRunId", "itemId")',
-                 'Prediction_' || run, 'Prediction_' || run || '_pkey');
-  PERFORM verdict_prediction_analyze(run);
-END $$;
-
 -- A new run's partition: the table its upload loaded, or an empty one, attached. Attaching adopts
--- the key (or builds it) and checks the foreign key over the rows in one query; it takes SHARE ROW
+-- the key and checks the foreign key over the rows in one query; it takes SHARE ROW
 -- EXCLUSIVE on "EvalRun", which the app takes before it inserts a run (lockForNewRun), so two
 -- transactions that create runs never wait on each other's row locks.
 CREATE FUNCTION verdict_attach_prediction_partition() RETURNS trigger
@@ -85,7 +76,7 @@ BEGIN
   FOR run IN SELECT id FROM "EvalRun" ORDER BY id LOOP
     PERFORM verdict_prediction_table(run);
     EXECUTE format('INSERT INTO %I SELECT * FROM "Prediction_unpartitioned" WHERE "evalRunId" = %s', 'Prediction_' || run, run);
-    PERFORM verdict_prediction_key(run);
+    PERFORM verdict_prediction_analyze(run);
     EXECUTE format('ALTER TABLE "Prediction" ATTACH PARTITION %I FOR VALUES IN (%s)', 'Prediction_' || run, run);
   END LOOP;
 END $$;
