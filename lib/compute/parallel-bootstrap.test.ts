@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapReplicates, prepareRanking, Xoshiro128 } from "../metrics/index";
+import { bootstrapWorkerCount, warmBootstrapWorkers } from "./bootstrap-pool";
 import { parallelBootstrapReplicates } from "./parallel-bootstrap";
 
 describe("parallel bootstrap", () => {
@@ -29,6 +30,23 @@ describe("parallel bootstrap", () => {
       single.map((r) => Array.from(r.averagePrecisionAtPrevalence)),
     );
     expect(parallel.map((r) => Array.from(r.rocAuc))).toEqual(single.map((r) => Array.from(r.rocAuc)));
+  });
+});
+
+describe("the bootstrap's workers", () => {
+  it("are kept between runs: warmed ahead or started by a run, the same two serve run after run", async () => {
+    const rng = new Xoshiro128(5);
+    const labels = Uint8Array.from({ length: 2000 }, () => (rng.nextDouble() < 0.1 ? 1 : 0));
+    const scores = Float64Array.from(labels, (y) => rng.nextDouble() + 0.4 * y);
+    const rankings = [prepareRanking(labels, scores)];
+    warmBootstrapWorkers(2);
+    expect(bootstrapWorkerCount()).toBe(2);
+    const single = bootstrapReplicates(rankings, { replicates: 60, seed: 9 });
+    for (const seed of [9, 9, 9]) {
+      const parallel = await parallelBootstrapReplicates(rankings, { replicates: 60, seed, threads: 2 });
+      expect(Array.from(parallel[0]!.averagePrecision)).toEqual(Array.from(single[0]!.averagePrecision));
+      expect(bootstrapWorkerCount()).toBe(2);
+    }
   });
 });
 

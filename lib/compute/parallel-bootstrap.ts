@@ -5,7 +5,7 @@
  * into SharedArrayBuffers that every worker reads.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { runOnWorker, warmBootstrapWorkers } from "./bootstrap-pool";
 import {
   bootstrapReplicates,
   DEFAULT_REPLICATES,
@@ -23,6 +23,14 @@ export interface ParallelOptions extends BootstrapOptions {
 
 /** Below this many draws (B·n) a worker's start-up costs more than it saves. */
 export const MIN_DRAWS_FOR_WORKERS = 50_000_000;
+
+/**
+ * Ahead of a run of `items` this process will compute (an upload that hands its items to the run's
+ * job): starts the workers now, while the upload reads its file, if the run will use them.
+ */
+export function warmWorkersFor(items: number, replicates = DEFAULT_REPLICATES): void {
+  if (items * replicates >= MIN_DRAWS_FOR_WORKERS) warmBootstrapWorkers();
+}
 
 export async function parallelBootstrapReplicates(
   rankings: readonly PreparedRanking[],
@@ -48,7 +56,7 @@ export async function parallelBootstrapReplicates(
     parts = await Promise.all(
       bounds
         .slice(0, -1)
-        .map((start, k) => runWorker(shared, { ...workerOptions, from: start, to: bounds[k + 1]! }, progress)),
+        .map((start, k) => runOnWorker(shared, { ...workerOptions, from: start, to: bounds[k + 1]! }, progress)),
     );
   } catch (error) {
     // A bundle that did not ship the worker's file (a framework's server build) still computes,
@@ -88,29 +96,4 @@ function concat(parts: Float64Array[]): Float64Array {
     offset += p.length;
   }
   return out;
-}
-
-/**
- * Start the worker. When this module runs as TypeScript (tsx, vitest), the worker starts from
- * ts-worker.mjs, which registers tsx's loader in the worker thread before importing the .ts body.
- */
-function runWorker(
-  rankings: PreparedRanking[],
-  options: BootstrapOptions,
-  progress: (replicates: number) => void,
-): Promise<Replicates[]> {
-  const isTypeScript = import.meta.url.endsWith(".ts");
-  const body = new URL(isTypeScript ? "./bootstrap-worker.ts" : "./bootstrap-worker.js", import.meta.url);
-  const entry = isTypeScript ? new URL("./ts-worker.mjs", import.meta.url) : body;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, { workerData: { rankings, options, module: body.href } });
-    worker.on("message", (message: Replicates[] | { progress: number }) => {
-      if (Array.isArray(message)) resolve(message);
-      else progress(message.progress);
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`bootstrap worker exited with code ${code}`));
-    });
-  });
 }

@@ -27,7 +27,8 @@ import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { duplicateReport, isUniqueViolation, PREDICTION_FIELDS, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
-import { enqueueComputeRun } from "../jobs";
+import { computesHere, enqueueComputeRun } from "../jobs";
+import { warmWorkersFor } from "@/lib/compute/parallel-bootstrap";
 import { handOverRunInput, unknownPredictions } from "../eval-runs";
 import { createRunTable, LOCK_FOR_NEW_RUN, reserveRunId, runTable, runTableName } from "../prediction-partitions";
 import { readJoinedColumns } from "../pack/joined-columns";
@@ -131,6 +132,8 @@ export async function importPredictions(
     const content = await spooled.content();
     const upload = { decisionId, kind: "PREDICTIONS" as const, format, spooled };
     const handOver = options.compute !== "none";
+    // Its job will likely compute here (handed the items): the bootstrap's workers start while the file is read.
+    if (handOver && computesHere(database)) warmWorkersFor(version.itemCount);
     let joined: JoinedColumns | null = null;
     let result: PredictionsImportResult | null = null;
     try {

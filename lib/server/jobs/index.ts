@@ -33,6 +33,11 @@ export function queueEnabled(database: Database): boolean {
   return database.mode === "server" && env().VERDICT_JOBS !== "inline" && Boolean(env().DATABASE_URL);
 }
 
+/** Whether this process computes runs: its in-process runner, or the queue it works (unless VERDICT_WORKER=0). */
+export function computesHere(database: Database): boolean {
+  return !queueEnabled(database) || env().VERDICT_WORKER !== "0";
+}
+
 /** Runs queued or computing in this process's in-process runner. */
 export function inProcessRuns(): ReadonlySet<number> {
   return inlineRuns;
