@@ -23,7 +23,8 @@ export function runTableName(runId: number): string {
 export const runTable = (runId: number) => `"${runTableName(runId)}"`;
 
 /**
- * Taken by every transaction before it inserts an eval run. Attaching the run's partition takes
+ * Taken by every transaction before it inserts an eval run, and before it audits anything (the
+ * lock order of RUNS_BEFORE_AUDIT_CHAIN, lib/server/audit.ts). Attaching the run's partition takes
  * this lock on "EvalRun" (PostgreSQL's rule for adding a foreign key); a transaction that already
  * holds a row lock on "EvalRun" from its own INSERT would wait for every other such transaction and
  * could deadlock with one, so the lock comes first and run creations queue instead.

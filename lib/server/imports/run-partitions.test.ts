@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
+import { recordAudit } from "../audit";
 import { LOCK_FOR_NEW_RUN } from "../prediction-partitions";
 import { importDataset, importPredictions } from ".";
 import { bytes, setup } from "./imports.test";
@@ -123,5 +124,58 @@ describe("each eval run's predictions in a partition of their own", () => {
       expect(await prisma.prediction.count({ where: { evalRunId: runId } })).toBe(rows);
       expect((await partition(runId))?.bound).toBe(`FOR VALUES IN (${runId})`);
     }
+  });
+
+  it("an upload's run creation beside a change that audits, then writes a run: both land (lock order: runs before the audit chain)", async () => {
+    const { analyst, decisionId, candidateId, versionId } = await decisionWithDataset();
+    const other = await decisionWithDataset();
+    const prisma = await db();
+    const existing = await importPredictions(
+      analyst,
+      decisionId,
+      candidateId,
+      versionId,
+      bytes("a.csv", predictionsCsv(ids(10))),
+      {
+        compute: "none",
+      },
+    );
+    const someoneWaits = async () => {
+      for (;;) {
+        const [row] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`,
+        );
+        if (row!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    let upload: Promise<unknown> = Promise.resolve();
+    // A parameter change's shape: it audits, then marks a run for recompute. The upload starts
+    // once the change holds the audit chain, and must wait for it rather than deadlock with it.
+    await prisma.$transaction(
+      async (tx) => {
+        await recordAudit(tx, {
+          actor: { id: null, roles: [] },
+          action: "decision.update_parameters",
+          entityType: "Decision",
+          entityId: decisionId,
+          decisionId,
+        });
+        upload = importPredictions(
+          other.analyst,
+          other.decisionId,
+          other.candidateId,
+          other.versionId,
+          bytes("b.csv", predictionsCsv(ids(15))),
+          {
+            compute: "none",
+          },
+        );
+        await someoneWaits();
+        await tx.$executeRaw`UPDATE "EvalRun" SET progress = 0 WHERE id = ${existing.runId}`;
+      },
+      { timeout: 30_000 },
+    );
+    await expect(upload).resolves.toMatchObject({ rowCount: 15 });
   });
 });
