@@ -137,7 +137,7 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
     "-c",
     `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`,
   ]);
-  // An eval run for the psql twin's foreign key to point at.
+  // An eval run (and so its "PredictionSet" row) for the psql twin's foreign key to point at.
   const {
     rows: [run],
   } = await pool.query(
@@ -155,7 +155,7 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
 
 /**
  * psql \copy into a twin of "Prediction": same columns, primary key (evalRunId, itemId) and
- * foreign key to "EvalRun" (checked per row, as for the app's COPY), plus the file's label column.
+ * foreign key (to the run's "PredictionSet" row, checked per row), plus the file's label column.
  * `withForeignKey: false` gives the bare-table reference figure.
  */
 function psqlCopy(file: string, runId: number, withForeignKey = true): number {
@@ -169,7 +169,7 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
     "-c",
     `DROP TABLE IF EXISTS bench_psql_prediction`,
     "-c",
-    `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING ALL, label integer${withForeignKey ? `, FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"(id) ON DELETE CASCADE ON UPDATE CASCADE` : ""})`,
+    `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING ALL, label integer${withForeignKey ? `, FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE` : ""})`,
     "-c",
     `ALTER TABLE bench_psql_prediction ALTER COLUMN "evalRunId" SET DEFAULT ${runId}`,
   ]);
@@ -208,7 +208,7 @@ function psqlBulkLoad(file: string, runId: number): number {
     "-c",
     `\\copy bench_psql_bulk ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`,
     "-c",
-    `ALTER TABLE bench_psql_bulk ADD FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"(id) ON DELETE CASCADE ON UPDATE CASCADE`,
+    `ALTER TABLE bench_psql_bulk ADD FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE`,
     "-c",
     "ROLLBACK",
   ]);

@@ -11,16 +11,6 @@ export const GENESIS_HASH = "0".repeat(64);
 // Serialises audit writers so the chain never forks: each event reads the previous hash under
 // this transaction-scoped lock, released at commit.
 export const AUDIT_CHAIN_LOCK = 7_348_002;
-/**
- * Lock order: "EvalRun" before the audit chain. A transaction that creates an eval run holds
- * SHARE ROW EXCLUSIVE on "EvalRun" until it commits (LOCK_FOR_NEW_RUN, lib/server/prediction-partitions.ts)
- * and audits last; one that audited first and then wrote a run (a parameter change marking runs
- * for recompute) would wait for that lock while holding the chain the other waits for. So every
- * audit takes ROW EXCLUSIVE on "EvalRun" first — what any write of a run takes, and in conflict
- * only with a run creation's few milliseconds — and nothing waits for "EvalRun" while holding
- * the chain.
- */
-export const RUNS_BEFORE_AUDIT_CHAIN = `LOCK TABLE "EvalRun" IN ROW EXCLUSIVE MODE`;
 
 export interface AuditActor {
   id: string | null;
@@ -126,7 +116,6 @@ export function chainedAuditEvent(prevHash: string, input: AuditInput) {
  * argument so the event commits or rolls back with the change it records.
  */
 export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
-  await tx.$executeRawUnsafe(RUNS_BEFORE_AUDIT_CHAIN);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
   const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
   const { event, prevHash, hash } = chainedAuditEvent(last?.hash ?? GENESIS_HASH, input);

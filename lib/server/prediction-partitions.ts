@@ -9,7 +9,11 @@ import type { RawTx } from "./raw-tx";
  * the app parses), and only then inserts the run, whose trigger attaches the table — checking the
  * foreign key in one join rather than once per row (issue 12 §3). Every other writer inserts the run
  * first and its rows through "Prediction"; the same trigger gives the run an empty partition. The
- * run's metrics job takes the table's statistics (analyzeRunTable).
+ * foreign key points to the run's "PredictionSet" row, which the trigger writes under a lock it
+ * takes first, so run creations queue and never deadlock (the migration says why not "EvalRun").
+ * One rule for callers: a transaction creates its runs before it audits (the trigger's lock is
+ * held to the commit; the audit chain's lock, taken later, is then never held by a transaction
+ * waiting for it). The run's metrics job takes the table's statistics (analyzeRunTable).
  */
 
 /** The table name of one run's predictions (for COPY, which quotes it). */
@@ -21,15 +25,6 @@ export function runTableName(runId: number): string {
 
 /** The run's predictions as a relation for SQL: its partition, which holds its rows before and after it is attached. */
 export const runTable = (runId: number) => `"${runTableName(runId)}"`;
-
-/**
- * Taken by every transaction before it inserts an eval run, and before it audits anything (the
- * lock order of RUNS_BEFORE_AUDIT_CHAIN, lib/server/audit.ts). Attaching the run's partition takes
- * this lock on "EvalRun" (PostgreSQL's rule for adding a foreign key); a transaction that already
- * holds a row lock on "EvalRun" from its own INSERT would wait for every other such transaction and
- * could deadlock with one, so the lock comes first and run creations queue instead.
- */
-export const LOCK_FOR_NEW_RUN = `LOCK TABLE "EvalRun" IN SHARE ROW EXCLUSIVE MODE`;
 
 /** A bulk load's run id, taken from the runs' sequence before the run is inserted with it. */
 export async function reserveRunId(tx: RawTx): Promise<number> {

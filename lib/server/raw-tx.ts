@@ -1,7 +1,7 @@
 import "server-only";
 import { copyCsvPg, copyCsvPglite, copyOutPg, copyOutPglite } from "@/lib/db/bulk-copy";
 import type { Database } from "@/lib/db/connect";
-import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, RUNS_BEFORE_AUDIT_CHAIN, type AuditInput } from "./audit";
+import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, type AuditInput } from "./audit";
 
 /**
  * One raw SQL transaction on either driver that can stream a COPY: bulk evidence (dataset items,
@@ -62,7 +62,6 @@ export async function withRawTx<T>(database: Database, fn: (tx: RawTx) => Promis
 
 /** Appends an audit event inside a raw transaction (the Prisma path is recordAudit): same lock, same chain. */
 export async function recordAuditRaw(tx: RawTx, input: AuditInput): Promise<void> {
-  await tx.query(RUNS_BEFORE_AUDIT_CHAIN);
   await tx.query(`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
   const [last] = await tx.query<{ hash: string }>(`SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1`);
   const { event, prevHash, hash } = chainedAuditEvent(last?.hash ?? GENESIS_HASH, input);

@@ -67,7 +67,9 @@ describe("verdict run", { timeout: SPAWN_TIMEOUT }, () => {
     );
     const runId = last.match(/^run (\d+)/)![1]!;
     const prisma = await db();
-    expect(await prisma.prediction.count({ where: { evalRun: { harnessRun: { id: Number(runId) } } } })).toBe(12);
+    expect(await prisma.prediction.count({ where: { set: { evalRun: { harnessRun: { id: Number(runId) } } } } })).toBe(
+      12,
+    );
 
     const watch = await verdict(["run", "watch", "--decision", decisionId, "--run", runId, "--as", analyst.email], {
       env,

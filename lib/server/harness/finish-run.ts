@@ -4,7 +4,6 @@ import { frozenReason } from "@/lib/decisions/editable";
 import { measureServing } from "@/lib/harness/measure";
 import { recordAudit } from "../audit";
 import { lockDecisionRow } from "../decision-lock";
-import { LOCK_FOR_NEW_RUN } from "../prediction-partitions";
 import type { EndpointSnapshot } from "./execute-chunk";
 
 const SYSTEM = { id: null, roles: [] } as const;
@@ -112,7 +111,6 @@ export async function finishRunIfComplete(database: Database, runId: number): Pr
       });
       let evalRunId: number | null = null;
       if (run.kind === "EVAL") {
-        await tx.$executeRawUnsafe(LOCK_FOR_NEW_RUN);
         const evalRun = await tx.evalRun.create({
           data: {
             decisionId: run.decisionId,

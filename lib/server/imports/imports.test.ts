@@ -32,7 +32,7 @@ export async function counts(decisionId: string) {
     prisma.datasetVersion.count({ where: { dataset: { decisionId } } }),
     prisma.datasetItem.count({ where: { datasetVersion: { dataset: { decisionId } } } }),
     prisma.evalRun.count({ where: { decisionId } }),
-    prisma.prediction.count({ where: { evalRun: { decisionId } } }),
+    prisma.prediction.count({ where: { set: { evalRun: { decisionId } } } }),
     prisma.leaderboardScore.count({ where: { decisionId } }),
     prisma.servingBenchmark.count({ where: { decisionId } }),
     prisma.auditEvent.count({ where: { decisionId, action: { not: "evidence.import_failed" } } }),

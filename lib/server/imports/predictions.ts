@@ -30,7 +30,7 @@ import { tabularFormat } from "./dataset";
 import { computesHere, enqueueComputeRun } from "../jobs";
 import { warmWorkersFor } from "@/lib/compute/parallel-bootstrap";
 import { handOverRunInput, unknownPredictions } from "../eval-runs";
-import { createRunTable, LOCK_FOR_NEW_RUN, reserveRunId, runTable, runTableName } from "../prediction-partitions";
+import { createRunTable, reserveRunId, runTable, runTableName } from "../prediction-partitions";
 import { readJoinedColumns } from "../pack/joined-columns";
 import type { JoinedColumns } from "@/lib/evidence/run-input";
 
@@ -216,7 +216,6 @@ export async function importPredictions(
               ).map((r) => r.itemId)
             : [];
         const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
-        await tx.query(LOCK_FOR_NEW_RUN);
         await tx.query(
           `INSERT INTO "EvalRun" (id, "decisionId", "candidateId", "datasetVersionId", status, progress, "importId", "itemCount", "missingCount", "unknownCount", "duplicateCount")
            VALUES ($1, $2, $3, $4, 'PENDING', 0, $5, $6, $7, 0, 0)`,

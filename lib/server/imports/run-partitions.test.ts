@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
 import { recordAudit } from "../audit";
-import { LOCK_FOR_NEW_RUN } from "../prediction-partitions";
 import { importDataset, importPredictions } from ".";
 import { bytes, setup } from "./imports.test";
 
@@ -68,7 +67,7 @@ describe("each eval run's predictions in a partition of their own", () => {
     expect(await partition(run.runId)).toEqual({
       bound: `FOR VALUES IN (${run.runId})`,
       keys: [
-        `f:FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"(id) ON UPDATE CASCADE ON DELETE CASCADE`,
+        `f:FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON UPDATE CASCADE ON DELETE CASCADE`,
         `p:PRIMARY KEY ("evalRunId", "itemId")`,
       ],
     });
@@ -106,20 +105,22 @@ describe("each eval run's predictions in a partition of their own", () => {
         }).then((r) => ({ runId: r.runId, rows: n })),
       ),
     );
-    // A harness run's way: the run first (its trigger attaches an empty partition), then its rows through "Prediction".
-    const direct = decisions.map(({ decisionId, candidateId, versionId }) =>
-      prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(LOCK_FOR_NEW_RUN);
-        const run = await tx.evalRun.create({
+    // Other writers' way (the harness, the demo seed, fixtures): the run on its own, its trigger
+    // attaching an empty partition, then its rows through "Prediction".
+    const direct = decisions.flatMap(({ decisionId, candidateId, versionId }) =>
+      [1, 2].map(async () => {
+        const run = await prisma.evalRun.create({
           data: { decisionId, candidateId, datasetVersionId: versionId },
           select: { id: true },
         });
-        await tx.prediction.createMany({ data: ids(12).map((itemId) => ({ evalRunId: run.id, itemId, score: 0.5 })) });
+        await prisma.prediction.createMany({
+          data: ids(12).map((itemId) => ({ evalRunId: run.id, itemId, score: 0.5 })),
+        });
         return { runId: run.id, rows: 12 };
       }),
     );
     const runs = await Promise.all([...uploads, ...direct]);
-    expect(new Set(runs.map((r) => r.runId)).size).toBe(8);
+    expect(new Set(runs.map((r) => r.runId)).size).toBe(10);
     for (const { runId, rows } of runs) {
       expect(await prisma.prediction.count({ where: { evalRunId: runId } })).toBe(rows);
       expect((await partition(runId))?.bound).toBe(`FOR VALUES IN (${runId})`);

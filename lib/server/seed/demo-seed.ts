@@ -22,7 +22,6 @@ import { computeEvalRun } from "../eval-runs";
 import { computeComparisons } from "../comparisons";
 import { insertImport, type ImportKind } from "../imports/common";
 import { DATASET_ITEM_COLUMNS, PREDICTION_COLUMNS } from "../imports/tabular";
-import { LOCK_FOR_NEW_RUN } from "../prediction-partitions";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoSimBaseUrl } from "@/lib/demo/harness";
 
@@ -183,7 +182,6 @@ export async function seedDemo(
           predictionsCsv,
           predictions.length,
         );
-        await tx.$executeRawUnsafe(LOCK_FOR_NEW_RUN);
         const run = await tx.evalRun.create({
           data: {
             decisionId: DEMO_DECISION_ID,

@@ -1,14 +1,31 @@
 -- "Prediction" is partitioned by eval run (LIST on "evalRunId"), one partition per run, named
--- "Prediction_<run id>" (issue 12 §3). Same columns, primary key and foreign key as before; what
--- changes is how an upload loads a run: it COPYs into the run's fresh table, which has its key but
--- no foreign key yet, and attaches the table when it inserts the run, so PostgreSQL checks the
--- foreign key in one join instead of once per row (lib/server/prediction-partitions.ts). Every
--- other writer inserts through "Prediction" as before: the trigger below gives each new run its
--- partition.
+-- "Prediction_<run id>" (issue 12 §3). Same columns and primary key as before; what changes is how
+-- an upload loads a run: it COPYs into the run's fresh table, which has its key but no foreign key
+-- yet, and the run's insert attaches the table, so PostgreSQL checks the foreign key in one join
+-- instead of once per row (lib/server/prediction-partitions.ts). Every other writer inserts
+-- through "Prediction" as before: the trigger below gives each new run its partition.
+--
+-- The foreign key points to "PredictionSet", one row per run written by the same trigger, not to
+-- "EvalRun": attaching a partition takes SHARE ROW EXCLUSIVE on the table its foreign key
+-- references, and a lock on "EvalRun" would wait for every transaction that writes a run (a
+-- job's progress, a recompute) and deadlock with one that also audits. "PredictionSet" is written
+-- only here, under that lock taken first, so run creations queue and never deadlock.
 --
 -- The functions run as the owner (SECURITY DEFINER): the app's role owns nothing and may not
 -- create or alter tables (lib/db/roles.ts); the owner's default privileges give it the new tables'
 -- rows.
+
+-- CreateTable
+CREATE TABLE "PredictionSet" (
+    "evalRunId" INTEGER NOT NULL,
+
+    CONSTRAINT "PredictionSet_pkey" PRIMARY KEY ("evalRunId")
+);
+
+-- AddForeignKey
+ALTER TABLE "PredictionSet" ADD CONSTRAINT "PredictionSet_evalRunId_fkey" FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+INSERT INTO "PredictionSet" ("evalRunId") SELECT id FROM "EvalRun";
 
 ALTER TABLE "Prediction" RENAME TO "Prediction_unpartitioned";
 ALTER TABLE "Prediction_unpartitioned" RENAME CONSTRAINT "Prediction_pkey" TO "Prediction_unpartitioned_pkey";
@@ -28,7 +45,7 @@ CREATE TABLE "Prediction" (
     CONSTRAINT "Prediction_pkey" PRIMARY KEY ("evalRunId","itemId")
 ) PARTITION BY LIST ("evalRunId");
 
-ALTER TABLE "Prediction" ADD CONSTRAINT "Prediction_evalRunId_fkey" FOREIGN KEY ("evalRunId") REFERENCES "EvalRun"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "Prediction" ADD CONSTRAINT "Prediction_evalRunId_fkey" FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- The run's table: its primary key (a repeated item id fails the COPY, 23505), no foreign key yet,
 -- its run id as default and as a CHECK (which also spares ATTACH PARTITION a scan of the rows).
@@ -50,13 +67,14 @@ BEGIN
   EXECUTE format('ANALYZE %I', 'Prediction_' || run);
 END $$;
 
--- A new run's partition: the table its upload loaded, or an empty one, attached. Attaching adopts
--- the key and checks the foreign key over the rows in one query; it takes SHARE ROW
--- EXCLUSIVE on "EvalRun", which the app takes before it inserts a run (lockForNewRun), so two
--- transactions that create runs never wait on each other's row locks.
+-- A new run's prediction set and partition: the table its upload loaded, or an empty one,
+-- attached. Attaching adopts the key and checks the foreign key over the rows in one query, under
+-- SHARE ROW EXCLUSIVE on "PredictionSet", taken first: before this transaction writes that table.
 CREATE FUNCTION verdict_attach_prediction_partition() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
+  LOCK TABLE "PredictionSet" IN SHARE ROW EXCLUSIVE MODE;
+  INSERT INTO "PredictionSet" ("evalRunId") VALUES (NEW.id);
   IF to_regclass(format('%I', 'Prediction_' || NEW.id)) IS NULL THEN
     PERFORM verdict_prediction_table(NEW.id);
   END IF;
