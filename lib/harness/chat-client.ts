@@ -254,9 +254,9 @@ class StreamedCall {
       this.done = true;
       return;
     }
-    // An event with neither content nor usage (finish_reason alone) carries nothing the run
-    // stores: not parsing it saves a tenth of the parsing.
-    if (!data.includes('"content"') && !data.includes('"usage"')) return;
+    // Every event is parsed: looking for "content" or "usage" in the text first, to skip the one
+    // event a response without either, cost more than parsing it (a search whose first character,
+    // the quote, recurs throughout the event).
     let chunk: Chunk;
     try {
       chunk = JSON.parse(data) as Chunk;
