@@ -256,12 +256,14 @@ class StreamedCall {
     }
     // Every event is parsed: looking for "content" or "usage" in the text first, to skip the one
     // event a response without either, cost more than parsing it (a search whose first character,
-    // the quote, recurs throughout the event).
+    // the quote, recurs throughout the event). Only an event that could carry either breaks the
+    // stream when it is not JSON; the others carry nothing the run stores, as before.
     let chunk: Chunk;
     try {
       chunk = JSON.parse(data) as Chunk;
     } catch {
-      this.broken = `malformed JSON in the stream: ${data.slice(0, 80)}`;
+      if (data.includes('"content"') || data.includes('"usage"'))
+        this.broken = `malformed JSON in the stream: ${data.slice(0, 80)}`;
       return;
     }
     const result = this.result;
