@@ -46,41 +46,53 @@ export interface ServingMeasurement {
 }
 
 export function measureServing(requests: readonly MeasuredRequest[], slos: LatencySlos): ServingMeasurement {
-  const done = requests.filter((r) => r.completed);
+  // One pass, pushing into flat lists: a run stores tens of thousands of requests.
   let first = Infinity;
   let last = -Infinity;
+  let completed = 0;
+  let withTokens = 0;
+  let totalInputTokens = 0;
+  let totalOutputTokens = 0;
+  let good = 0;
+  const ttft: number[] = [];
+  const e2e: number[] = [];
+  const tpot: number[] = [];
+  const itl: number[] = [];
   for (const r of requests) {
     first = Math.min(first, r.startedAt);
     last = Math.max(last, r.startedAt + (r.e2eMs ?? 0));
+    if (!r.completed) continue;
+    completed++;
+    if (r.ttftMs !== null) ttft.push(r.ttftMs);
+    if (r.e2eMs !== null) e2e.push(r.e2eMs);
+    if (r.outputTokens !== null && r.outputTokens > 1 && r.e2eMs !== null && r.ttftMs !== null)
+      tpot.push((r.e2eMs - r.ttftMs) / (r.outputTokens - 1));
+    for (const gap of r.itlMs) itl.push(gap);
+    if (r.inputTokens !== null && r.outputTokens !== null) {
+      withTokens++;
+      totalInputTokens += r.inputTokens;
+      totalOutputTokens += r.outputTokens;
+    }
+    if (
+      (slos.sloP95E2eMs === null || (r.e2eMs ?? Infinity) <= slos.sloP95E2eMs) &&
+      (slos.sloP95TtftMs === null || (r.ttftMs ?? Infinity) <= slos.sloP95TtftMs)
+    )
+      good++;
   }
   const durationS = requests.length ? Math.max(1e-9, (last - first) / 1000) : 0;
-  const ttft = done.flatMap((r) => (r.ttftMs === null ? [] : [r.ttftMs]));
-  const e2e = done.flatMap((r) => (r.e2eMs === null ? [] : [r.e2eMs]));
-  const tpot = done.flatMap((r) =>
-    r.outputTokens !== null && r.outputTokens > 1 && r.e2eMs !== null && r.ttftMs !== null
-      ? [(r.e2eMs - r.ttftMs) / (r.outputTokens - 1)]
-      : [],
-  );
-  const itl = done.flatMap((r) => r.itlMs);
-  const withTokens = done.filter((r) => r.inputTokens !== null && r.outputTokens !== null);
-  const totalInputTokens = withTokens.reduce((s, r) => s + (r.inputTokens ?? 0), 0);
-  const totalOutputTokens = withTokens.reduce((s, r) => s + (r.outputTokens ?? 0), 0);
-  const meets = (r: MeasuredRequest) =>
-    (slos.sloP95E2eMs === null || (r.e2eMs ?? Infinity) <= slos.sloP95E2eMs) &&
-    (slos.sloP95TtftMs === null || (r.ttftMs ?? Infinity) <= slos.sloP95TtftMs);
   const rate = (n: number) => (durationS > 0 ? n / durationS : 0);
   return {
-    completed: done.length,
-    failed: requests.length - done.length,
+    completed,
+    failed: requests.length - completed,
     durationS,
-    meanInputTokens: withTokens.length ? totalInputTokens / withTokens.length : null,
-    meanOutputTokens: withTokens.length ? totalOutputTokens / withTokens.length : null,
+    meanInputTokens: withTokens ? totalInputTokens / withTokens : null,
+    meanOutputTokens: withTokens ? totalOutputTokens / withTokens : null,
     totalInputTokens,
     totalOutputTokens,
-    requestThroughput: rate(done.length),
+    requestThroughput: rate(completed),
     outputTokenThroughput: rate(totalOutputTokens),
     totalTokenThroughput: rate(totalInputTokens + totalOutputTokens),
-    goodput: slos.sloP95E2eMs === null && slos.sloP95TtftMs === null ? null : rate(done.filter(meets).length),
+    goodput: slos.sloP95E2eMs === null && slos.sloP95TtftMs === null ? null : rate(good),
     ttftMs: summarize(ttft),
     tpotMs: summarize(tpot),
     itlMs: summarize(itl),

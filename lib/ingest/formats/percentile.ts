@@ -5,7 +5,7 @@ import type { Pct } from "./types";
  * (`np.percentile(x, q)`, method "linear"), which vLLM and LLMPerf (via pandas/numpy) use:
  * h = (n − 1)·q/100, result = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) on the sorted values.
  */
-export function percentile(sorted: readonly number[], q: number): number | undefined {
+export function percentile(sorted: ArrayLike<number>, q: number): number | undefined {
   const n = sorted.length;
   if (n === 0) return undefined;
   const h = ((n - 1) * q) / 100;
@@ -18,8 +18,14 @@ export function percentile(sorted: readonly number[], q: number): number | undef
 /** Mean and p50/p90/p95/p99 of raw values, scaled (e.g. ×1000 for seconds → ms). */
 export function summarize(values: readonly number[], scale = 1): Pct {
   if (values.length === 0) return {};
-  const sorted = values.map((v) => v * scale).sort((x, y) => x - y);
-  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
+  // A Float64Array sorts numerically without a comparator call per comparison: several times
+  // faster on the harness's tens of thousands of latencies a run.
+  const sorted = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) sorted[i] = values[i]! * scale;
+  sorted.sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  const mean = sum / sorted.length;
   return {
     mean,
     p50: percentile(sorted, 50),

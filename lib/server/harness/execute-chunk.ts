@@ -1,6 +1,5 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { setMaxListeners } from "node:events";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
 import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
@@ -105,8 +104,6 @@ async function callAll(
     stallTimeoutMs: limits.stallTimeoutMs,
   });
   const controller = new AbortController();
-  // Every request in flight listens for the cancel.
-  setMaxListeners(0, controller.signal);
   const mine = aborts.get(run.id) ?? new Set<AbortController>();
   aborts.set(run.id, mine.add(controller));
   const writer = new ItemWriter(database, run.id, (status) => {

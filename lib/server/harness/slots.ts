@@ -36,7 +36,26 @@ export async function openSlotSession(database: Database): Promise<SlotSession> 
 
 const tryLock = async (client: pg.Client, a: number, b: number) =>
   (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [a, b])).rows[0]?.ok === true;
-const unlock = (client: pg.Client, a: number, b: number) => client.query("SELECT pg_advisory_unlock($1, $2)", [a, b]);
+
+/**
+ * Slots cls+0, cls+1, … cls+count−1 of `key`, tried in order until `want` are taken, in one
+ * statement (a statement per slot made 256 round trips of a chunk at concurrency 64, taking and
+ * giving back). The executor tests the rows one by one and stops at the LIMIT, so no slot beyond
+ * those returned is taken (slots.test.ts counts the session's locks).
+ */
+async function trySlots(client: pg.Client, cls: number, key: number, count: number, want: number): Promise<number[]> {
+  if (want <= 0 || count <= 0) return [];
+  const { rows } = await client.query<{ s: number }>(
+    "SELECT s FROM generate_series(0, $2::int - 1) s WHERE pg_try_advisory_lock($1::int + s, $3::int) LIMIT $4",
+    [cls, Math.min(count, 1024), key, want],
+  );
+  return rows.map((r) => r.s);
+}
+
+async function unlockSlots(client: pg.Client, cls: number, key: number, slots: readonly number[]): Promise<void> {
+  if (slots.length === 0) return;
+  await client.query("SELECT pg_advisory_unlock($1::int + s, $2::int) FROM unnest($3::int[]) s", [cls, key, slots]);
+}
 
 /** The chunk's lock: false when another worker executes it now. */
 export async function lockChunk(session: SlotSession, runId: number, chunk: number): Promise<boolean> {
@@ -57,18 +76,14 @@ export async function takeSlots(
   const client = session.client;
   if (!client) return { held: Math.min(want, run.concurrency, endpointLimit), release: async () => {} };
   const endpointKey = keyOf(run.candidateId);
-  const runSlots: number[] = [];
-  for (let s = 0; s < Math.min(run.concurrency, 1024) && runSlots.length < want; s++)
-    if (await tryLock(client, RUN_SLOT_CLASS + s, run.id)) runSlots.push(s);
-  const endpointSlots: number[] = [];
-  for (let s = 0; s < Math.min(endpointLimit, 1024) && endpointSlots.length < runSlots.length; s++)
-    if (await tryLock(client, ENDPOINT_SLOT_CLASS + s, endpointKey)) endpointSlots.push(s);
-  for (const s of runSlots.splice(endpointSlots.length)) await unlock(client, RUN_SLOT_CLASS + s, run.id);
+  const runSlots = await trySlots(client, RUN_SLOT_CLASS, run.id, run.concurrency, want);
+  const endpointSlots = await trySlots(client, ENDPOINT_SLOT_CLASS, endpointKey, endpointLimit, runSlots.length);
+  await unlockSlots(client, RUN_SLOT_CLASS, run.id, runSlots.splice(endpointSlots.length));
   return {
     held: endpointSlots.length,
     release: async () => {
-      for (const s of runSlots) await unlock(client, RUN_SLOT_CLASS + s, run.id);
-      for (const s of endpointSlots) await unlock(client, ENDPOINT_SLOT_CLASS + s, endpointKey);
+      await unlockSlots(client, RUN_SLOT_CLASS, run.id, runSlots);
+      await unlockSlots(client, ENDPOINT_SLOT_CLASS, endpointKey, endpointSlots);
     },
   };
 }
