@@ -4,7 +4,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readCsvRecords, type RecordEvent } from "./records";
+import { READ_BYTES, readCsvRecords, type RecordEvent } from "./records";
 
 const dir = mkdtempSync(path.join(tmpdir(), "verdict-csv-"));
 let n = 0;
@@ -91,10 +91,15 @@ describe("streaming CSV reader", () => {
     });
   });
 
-  it("reads characters cut by the 1 MiB read boundary, and names a bad byte after it", async () => {
-    // Each row is "<n>,€\n" padded so that some "€" (3 bytes) straddles byte 1,048,576.
+  it("reads characters cut by a read boundary, and names a bad byte after it", async () => {
+    // Rows "<n>,€x": over ~2 MB, some "€" (3 bytes) straddles a multiple of READ_BYTES.
     const rows = Array.from({ length: 200_000 }, (_, i) => `${i},€x`);
     const text = "id,t\n" + rows.join("\n") + "\n";
+    const bytes = Buffer.from(text);
+    const straddles = (at: number) => Math.floor(at / READ_BYTES) !== Math.floor((at + 2) / READ_BYTES);
+    let cut = false;
+    for (let at = bytes.indexOf("€"); at >= 0 && !cut; at = bytes.indexOf("€", at + 3)) cut = straddles(at);
+    expect(cut).toBe(true);
     const evs = await events(text);
     const records = evs.filter((e) => e.kind === "record");
     expect(records).toHaveLength(200_000);

@@ -57,10 +57,18 @@ export class InvalidUtf8Error extends Error {
 }
 
 /** A file's text, chunk by chunk; invalid UTF-8 (SPEC §6) throws InvalidUtf8Error naming its line. */
+/**
+ * Bytes read at a time. A chunk's records all live until its batch is taken downstream, so a
+ * smaller chunk keeps fewer of them alive across V8's young-generation collections (fewer copied
+ * and promoted): measured at 1M prediction rows, 1 MiB → 64 KiB cut the upload's CPU from about
+ * 4.0 s to 3.0 s; 16 KiB was no better.
+ */
+export const READ_BYTES = 1 << 16;
+
 export async function* utf8Chunks(file: string): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+    for await (const chunk of createReadStream(file, { highWaterMark: READ_BYTES }))
       yield decoder.decode(chunk as Buffer, { stream: true });
     const rest = decoder.decode();
     if (rest) yield rest;
@@ -72,12 +80,12 @@ export async function* utf8Chunks(file: string): AsyncGenerator<string> {
 
 /**
  * A file's bytes, chunk by chunk, each checked to be valid UTF-8 (SPEC §6; invalid throws
- * InvalidUtf8Error naming its line) and cut at a character boundary. For csv-parse, which parses
+ * InvalidUtf8Error naming its line) and cut at a character boundary (READ_BYTES at a time). For csv-parse, which parses
  * bytes: handing it decoded text would cost a decode here and an encode there per chunk.
  */
 export async function* utf8Buffers(file: string): AsyncGenerator<Buffer> {
   let carry: Buffer | null = null;
-  for await (const read of createReadStream(file, { highWaterMark: 1 << 20 })) {
+  for await (const read of createReadStream(file, { highWaterMark: READ_BYTES })) {
     const chunk: Buffer = carry ? Buffer.concat([carry, read as Buffer]) : (read as Buffer);
     const end = completeUtf8Length(chunk);
     const whole = chunk.subarray(0, end);
