@@ -150,15 +150,22 @@ export async function makeCompleteDecision(
   return { decisionId, candidates, datasetVersionId, suite: CITED_SUITE };
 }
 
-/** A decision with one candidate, a dataset version of `items` items and a PENDING run with a prediction for each. */
-export async function makePendingRun(items: number) {
+/** An analyst's new decision with one candidate. */
+export async function makeDecisionWithCandidate(prefix = "Model") {
   const analyst = await makeActor(["ANALYST"]);
   const { id: decisionId } = await makeDecision(analyst);
   const prisma = await db();
   const candidate = await prisma.candidate.create({
-    data: { decisionId, name: unique("C"), provider: "p" },
+    data: { decisionId, name: unique(prefix), provider: "test" },
     select: { id: true },
   });
+  return { analyst, decisionId, candidateId: candidate.id };
+}
+
+/** A decision with one candidate, a dataset version of `items` items and a PENDING run with a prediction for each. */
+export async function makePendingRun(items: number) {
+  const { decisionId, candidateId } = await makeDecisionWithCandidate("C");
+  const prisma = await db();
   const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
   const version = await prisma.datasetVersion.create({
     data: { datasetId: dataset.id, version: 1, itemCount: items, positiveCount: Math.ceil(items / 10) },
@@ -166,7 +173,7 @@ export async function makePendingRun(items: number) {
   });
   await prisma.$executeRaw`INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, 'i' || g, g % 10 = 0 FROM generate_series(1, ${items}::int) g`;
   const run = await prisma.evalRun.create({
-    data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id },
+    data: { decisionId, candidateId, datasetVersionId: version.id },
     select: { id: true },
   });
   // Scores that separate the classes imperfectly (deterministic: the same evidence, the same metrics).

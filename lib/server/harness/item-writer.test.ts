@@ -1,21 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { makeActor, makeDecision, unique } from "@/test/factories";
+import { makeDecisionWithCandidate } from "@/test/factories";
 import { database, db } from "../db";
 import { ItemWriter, type ItemResult } from "./item-writer";
 
 /** A RUNNING run of `itemCount` items with nothing stored (the writer needs only the row). */
 async function makeRun(itemCount: number) {
-  const analyst = await makeActor(["ANALYST"]);
-  const { id: decisionId } = await makeDecision(analyst);
+  const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate("W");
   const prisma = await db();
-  const candidate = await prisma.candidate.create({
-    data: { decisionId, name: unique("W"), provider: "test" },
-    select: { id: true },
-  });
   const run = await prisma.harnessRun.create({
     data: {
       decisionId,
-      candidateId: candidate.id,
+      candidateId,
       datasetVersionId: 0,
       concurrency: 4,
       protocol: {},

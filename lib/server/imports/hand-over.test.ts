@@ -3,7 +3,8 @@ import { db } from "../db";
 import { drainInlineJobs } from "../jobs";
 import { computeEvalRun, handedRunCount, hasHandedInput } from "../eval-runs";
 import { importDataset, importPredictions, ImportRejected } from ".";
-import { bytes, counts, setup } from "./imports.test";
+import { bytes, counts } from "@/test/uploads";
+import { makeDecisionWithCandidate } from "@/test/factories";
 
 process.env.VERDICT_JOBS = "inline";
 
@@ -38,7 +39,7 @@ describe("the upload hands its run's items to the metrics job", () => {
   ].join("\n");
 
   it("stores the same metrics as a job that reads the stored rows", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), {
       datasetName: "escapes",
       negativeLabels: ["benign"],
@@ -90,7 +91,7 @@ describe("the upload hands its run's items to the metrics job", () => {
   });
 
   it("a refused upload stores nothing and hands nothing over", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await importDataset(analyst, decisionId, bytes("d.csv", datasetCsv), {
       datasetName: "escapes",
       negativeLabels: ["benign"],

@@ -6,52 +6,14 @@ import { exportDatasetVersion } from "./export";
 import { verifyAuditChainWith } from "../audit-verify";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { importDataset, importPredictions, ImportRejected, type UploadFile } from ".";
-import { makeActor, makeDecision, unique } from "@/test/factories";
+import { makeActor, makeDecisionWithCandidate } from "@/test/factories";
+import { bytes, counts } from "@/test/uploads";
 import type { Actor } from "../session";
 
 process.env.VERDICT_JOBS = "inline";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/ingest");
 const fixture = (name: string): UploadFile => ({ name, path: path.join(FIXTURES, name) });
-export const bytes = (name: string, content: string | Buffer): UploadFile => ({
-  name,
-  stream: (async function* () {
-    yield typeof content === "string" ? Buffer.from(content, "utf8") : content;
-  })(),
-});
-
-/**
- * Row counts of everything an import may write, scoped to one decision. A rejected file writes
- * nothing but its refusal's audit event (evidence.import_failed, counted apart as `refused`).
- */
-export async function counts(decisionId: string) {
-  const prisma = await db();
-  const [imports, datasets, versions, items, runs, predictions, scores, serving, audit, refused] = await Promise.all([
-    prisma.import.count({ where: { decisionId } }),
-    prisma.dataset.count({ where: { decisionId } }),
-    prisma.datasetVersion.count({ where: { dataset: { decisionId } } }),
-    prisma.datasetItem.count({ where: { datasetVersion: { dataset: { decisionId } } } }),
-    prisma.evalRun.count({ where: { decisionId } }),
-    prisma.prediction.count({ where: { set: { evalRun: { decisionId } } } }),
-    prisma.leaderboardScore.count({ where: { decisionId } }),
-    prisma.servingBenchmark.count({ where: { decisionId } }),
-    prisma.auditEvent.count({ where: { decisionId, action: { not: "evidence.import_failed" } } }),
-    prisma.auditEvent.count({ where: { decisionId, action: "evidence.import_failed" } }),
-  ]);
-  return { imports, datasets, versions, items, runs, predictions, scores, serving, audit, refused };
-}
-
-export async function setup() {
-  const analyst = await makeActor(["ANALYST"]);
-  const { id: decisionId } = await makeDecision(analyst);
-  const prisma = await db();
-  const candidate = await prisma.candidate.create({
-    data: { decisionId, name: unique("Model"), provider: "test" },
-    select: { id: true },
-  });
-  return { analyst, decisionId, candidateId: candidate.id };
-}
-
 async function rejected(promise: Promise<unknown>) {
   const error = await promise.then(
     () => expect.fail("expected the file to be rejected"),
@@ -73,7 +35,7 @@ async function dataset(analyst: Actor, decisionId: string) {
 
 describe("dataset uploads", () => {
   it("reads BOM, CRLF, quoted commas/newlines and class names; keeps text as data; versions; is idempotent", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const first = await dataset(analyst, decisionId);
     expect(first).toMatchObject({ existing: false, format: "csv", itemCount: 4, positiveCount: 2, version: 1 });
     const prisma = await db();
@@ -111,7 +73,7 @@ describe("dataset uploads", () => {
     ["a row with too many fields", "id,label\na,1\nb,0,extra\n", 3, "(row)"],
     ["an unclosed quote", 'id,label\na,1\n"b,0\n', 3, "(file)"],
   ])("rejects %s and changes nothing", async (_what, content, line, field) => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const before = await counts(decisionId);
     const report = await rejected(importDataset(analyst, decisionId, bytes("d.csv", content), { datasetName: "d" }));
     expect(report.errors[0]).toMatchObject({ line, field });
@@ -121,7 +83,7 @@ describe("dataset uploads", () => {
   });
 
   it("lists every duplicate id with its line, and changes nothing", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const before = await counts(decisionId);
     const report = await rejected(
       importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\na,0\nc,1\nb,1\n"), { datasetName: "d" }),
@@ -136,7 +98,7 @@ describe("dataset uploads", () => {
   });
 
   it("rejects truncated JSON and invalid UTF-8 with their lines", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const truncated = await rejected(
       importDataset(analyst, decisionId, bytes("d.jsonl", '{"id":"a","label":1}\n{"id":"b","lab'), {
         datasetName: "d",
@@ -159,7 +121,7 @@ describe("dataset uploads", () => {
   });
 
   it("refuses files over the size and row limits with PAYLOAD_TOO_LARGE, and changes nothing", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const before = await counts(decisionId);
     await expect(
       importDataset(analyst, decisionId, bytes("d.csv", "id,label\na,1\nb,0\n"), {
@@ -178,7 +140,7 @@ describe("dataset uploads", () => {
   });
 
   it("keeps only the hash and size above the content limit", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const result = await importDataset(analyst, decisionId, fixture("dataset.jsonl"), {
       datasetName: "d",
       limits: { keepContentBytes: 10 },
@@ -189,7 +151,7 @@ describe("dataset uploads", () => {
   });
 
   it("exports a version as spreadsheet-safe CSV (=CMD(1) stays text)", async () => {
-    const { analyst, decisionId } = await setup();
+    const { analyst, decisionId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const { body } = await exportDatasetVersion(analyst, decisionId, ds.datasetVersionId);
     const text = await new Response(body).text();
@@ -199,7 +161,7 @@ describe("dataset uploads", () => {
   });
 
   it("reads Parquet (several row groups, INT64 ids, nullable text), then predictions in JSON Lines", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const n = 2500;
     const buffer = parquetWriteBuffer({
       columnData: [
@@ -241,7 +203,7 @@ describe("dataset uploads", () => {
   });
 
   it("needs evidence.import", async () => {
-    const { decisionId } = await setup();
+    const { decisionId } = await makeDecisionWithCandidate();
     const reviewer = await makeActor(["REVIEWER"]);
     await expect(
       importDataset(reviewer, decisionId, fixture("dataset.jsonl"), { datasetName: "d" }),
@@ -251,7 +213,7 @@ describe("dataset uploads", () => {
 
 describe("prediction uploads", () => {
   it("joins to the dataset version, counts missing ids, computes the run in the background, is idempotent", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const run = await importPredictions(
       analyst,
@@ -307,7 +269,7 @@ describe("prediction uploads", () => {
     ],
     ["no score column", "id,latency_ms\na1,3\n", "(header)", undefined],
   ])("rejects %s and changes nothing", async (_what, content, field, reason) => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const before = await counts(decisionId);
     const report = await rejected(
@@ -319,7 +281,7 @@ describe("prediction uploads", () => {
   });
 
   it("rejects 1e999 in JSON Lines (parsed as Infinity)", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const report = await rejected(
       importPredictions(
@@ -334,7 +296,7 @@ describe("prediction uploads", () => {
   });
 
   it("rejects unknown and duplicate ids, listing them, and changes nothing", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const before = await counts(decisionId);
     const unknown = await rejected(
@@ -363,7 +325,7 @@ describe("prediction uploads", () => {
   });
 
   it("reports the first 100 problems and counts them all", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     const rows = Array.from({ length: 250 }, (_, i) => `x${i},bad`).join("\n");
     const report = await rejected(
@@ -375,8 +337,8 @@ describe("prediction uploads", () => {
   });
 
   it("refuses a candidate or dataset version of another decision", async () => {
-    const { analyst, decisionId, candidateId } = await setup();
-    const other = await setup();
+    const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
+    const other = await makeDecisionWithCandidate();
     const ds = await dataset(analyst, decisionId);
     await expect(
       importPredictions(analyst, decisionId, other.candidateId, ds.datasetVersionId, fixture("predictions.csv")),

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "../db";
 import { recordAudit } from "../audit";
 import { importDataset, importPredictions } from ".";
-import { bytes, setup } from "./imports.test";
+import { bytes } from "@/test/uploads";
+import { makeDecisionWithCandidate } from "@/test/factories";
 
 process.env.VERDICT_JOBS = "inline";
 
@@ -20,7 +21,7 @@ const predictionsCsv = (ids: string[]) => ["id,score", ...ids.map((id, k) => `${
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `i${i}`);
 
 async function decisionWithDataset() {
-  const s = await setup();
+  const s = await makeDecisionWithCandidate();
   const ds = await importDataset(s.analyst, s.decisionId, bytes("d.csv", datasetCsv), {
     datasetName: "items",
     negativeLabels: ["benign"],
