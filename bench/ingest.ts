@@ -125,18 +125,11 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
     [`${decisionId}-ds`, n],
   );
   // The dataset itself is loaded directly (not timed): the benchmark is the predictions upload.
-  execFileSync("psql", [
-    URL_,
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-q",
-    "-c",
+  psql(
     "CREATE TEMP TABLE d (id text, label int)",
-    "-c",
     `\\copy d FROM '${datasetFile}' WITH (FORMAT csv, HEADER true)`,
-    "-c",
     `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`,
-  ]);
+  );
   // An eval run (and so its "PredictionSet" row) for the psql twin's foreign key to point at.
   const {
     rows: [run],
@@ -153,37 +146,32 @@ async function setup(pool: pg.Pool, n: number, datasetFile: string) {
   };
 }
 
+/** psql running each command in turn, stopping at the first error. */
+function psql(...commands: string[]): void {
+  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", ...commands.flatMap((c) => ["-c", c])]);
+}
+
+/** The twins' foreign key: "Prediction"'s, to the run's "PredictionSet" row. */
+const TWIN_FOREIGN_KEY = `FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE`;
+/** The generated file's columns as the twins name them. */
+const FILE_COLUMNS = `("itemId", label, score, predicted, "latencyMs")`;
+
 /**
  * psql \copy into a twin of "Prediction": same columns, primary key (evalRunId, itemId) and
  * foreign key (to the run's "PredictionSet" row, checked per row), plus the file's label column.
  * `withForeignKey: false` gives the bare-table reference figure.
  */
 function psqlCopy(file: string, runId: number, withForeignKey = true): number {
-  execFileSync("psql", [
-    URL_,
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-q",
-    "-c",
+  psql(
     "SET client_min_messages = warning",
-    "-c",
     `DROP TABLE IF EXISTS bench_psql_prediction`,
-    "-c",
-    `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING ALL, label integer${withForeignKey ? `, FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE` : ""})`,
-    "-c",
+    `CREATE TABLE bench_psql_prediction (LIKE "Prediction" INCLUDING ALL, label integer${withForeignKey ? `, ${TWIN_FOREIGN_KEY}` : ""})`,
     `ALTER TABLE bench_psql_prediction ALTER COLUMN "evalRunId" SET DEFAULT ${runId}`,
-  ]);
+  );
   const t0 = performance.now();
-  execFileSync("psql", [
-    URL_,
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-q",
-    "-c",
-    `\\copy bench_psql_prediction ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`,
-  ]);
+  psql(`\\copy bench_psql_prediction ${FILE_COLUMNS} FROM '${file}' WITH (FORMAT csv, HEADER true)`);
   const seconds = (performance.now() - t0) / 1000;
-  execFileSync("psql", [URL_, "-q", "-c", `DROP TABLE bench_psql_prediction`]);
+  psql(`DROP TABLE bench_psql_prediction`);
   return seconds;
 }
 
@@ -194,24 +182,14 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
  */
 function psqlBulkLoad(file: string, runId: number): number {
   const t0 = performance.now();
-  execFileSync("psql", [
-    URL_,
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-q",
-    "-c",
+  psql(
     "BEGIN",
-    "-c",
     `CREATE TABLE bench_psql_bulk (LIKE "Prediction" INCLUDING DEFAULTS, label integer, PRIMARY KEY ("evalRunId", "itemId"))`,
-    "-c",
     `ALTER TABLE bench_psql_bulk ALTER COLUMN "evalRunId" SET DEFAULT ${runId}`,
-    "-c",
-    `\\copy bench_psql_bulk ("itemId", label, score, predicted, "latencyMs") FROM '${file}' WITH (FORMAT csv, HEADER true)`,
-    "-c",
-    `ALTER TABLE bench_psql_bulk ADD FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE`,
-    "-c",
+    `\\copy bench_psql_bulk ${FILE_COLUMNS} FROM '${file}' WITH (FORMAT csv, HEADER true)`,
+    `ALTER TABLE bench_psql_bulk ADD ${TWIN_FOREIGN_KEY}`,
     "ROLLBACK",
-  ]);
+  );
   return (performance.now() - t0) / 1000;
 }
 

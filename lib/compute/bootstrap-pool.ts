@@ -31,8 +31,7 @@ function spawn(): Pooled {
   const entry = isTypeScript ? new URL("./ts-worker.mjs", import.meta.url) : body;
   const pooled: Pooled = { worker: new Worker(entry, { workerData: { module: body.href } }), task: null, idle: null };
   const gone = (error: unknown) => {
-    const at = pool.indexOf(pooled);
-    if (at >= 0) pool.splice(at, 1);
+    leave(pooled);
     if (pooled.idle) clearTimeout(pooled.idle);
     pooled.task?.reject(error);
     pooled.task = null;
@@ -52,10 +51,18 @@ function spawn(): Pooled {
   return pooled;
 }
 
-/** Idle: the process may exit without it, and it stops after IDLE_MS. */
+function leave(pooled: Pooled) {
+  const at = pool.indexOf(pooled);
+  if (at >= 0) pool.splice(at, 1);
+}
+
+/** Idle: the process may exit without it, and it stops after IDLE_MS (out of the pool first, so no run is handed to a worker on its way out). */
 function rest(pooled: Pooled) {
   pooled.worker.unref();
-  pooled.idle = setTimeout(() => void pooled.worker.terminate(), IDLE_MS);
+  pooled.idle = setTimeout(() => {
+    leave(pooled);
+    void pooled.worker.terminate();
+  }, IDLE_MS);
   pooled.idle.unref();
 }
 

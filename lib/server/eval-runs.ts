@@ -83,8 +83,11 @@ async function computeLocked(database: Database, runId: number): Promise<void> {
   const given = handed.get(runId);
   handed.delete(runId);
   // The run's predictions get their statistics: beside the bootstrap when the upload handed its
-  // items over, before the read otherwise (so the read is planned on them).
-  const analyzed = analyzeRunTable(database, runId);
+  // items over, before the read otherwise (so the read is planned on them). They only guide the
+  // planner: a failure is reported, and the run computes regardless.
+  const analyzed = analyzeRunTable(database, runId).catch((error: unknown) =>
+    console.warn(`eval run ${runId}: statistics not taken: ${error instanceof Error ? error.message : String(error)}`),
+  );
   if (!given) await analyzed;
   try {
     for (let attempt = 1; ; attempt++) {
