@@ -7,10 +7,10 @@ export async function register() {
     const config = (await import("./lib/env")).checkEnv();
     // Not while `next build` loads the app: the build never touches the database.
     if (process.env.NEXT_PHASE !== "phase-production-build") {
-      // Crash recovery and the job queue, at start and then periodically (lib/server/jobs/recovery.ts).
+      // Crash recovery and the job queue, at start and then periodically (lib/server/maintenance/recovery.ts).
       const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([
         import("./lib/server/db"),
-        import("./lib/server/jobs/recovery"),
+        import("./lib/server/maintenance/recovery"),
         import("./lib/server/harness/queue"),
       ]);
       if (config.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();

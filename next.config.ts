@@ -49,6 +49,10 @@ const nextConfig: NextConfig = {
   },
   poweredByHeader: false,
   typedRoutes: false,
+  // The analyst's uploads page was at …/evidence until "evidence" came to mean only the pack.
+  async redirects() {
+    return [{ source: "/decisions/:id/evidence", destination: "/decisions/:id/uploads", permanent: true }];
+  },
   async headers() {
     // Pages get their Content-Security-Policy, with a nonce, from proxy.ts; everything else
     // (JSON, exports, assets) the strictest one.

@@ -27,9 +27,9 @@ process.env.DATABASE_URL = URL_;
 // After DATABASE_URL is set: lib/server/db opens the configured database on first use.
 const { database } = await import("../lib/server/db.ts");
 const { actorByEmail } = await import("../lib/server/actors.ts");
-const { writeRunItemsOnce, JOINED_ITEMS_SQL } = await import("../lib/server/pack/run-items.ts");
+const { writeRunItemsOnce, JOINED_ITEMS_SQL } = await import("../lib/server/runs/run-items.ts");
 const { listRunItems, exportRunItemsCsv, encodeCursor } = await import("../lib/server/pack/drill-down.ts");
-const { buildRunInput } = await import("../lib/evidence/run-input.ts");
+const { buildRunInput } = await import("../lib/pack/run-input.ts");
 const { summarize } = await import("../lib/metrics/index.ts");
 const { copyDatasetItems, copyPredictions } = await import("../test/drill-data.ts");
 type Cell = "FN" | "FP" | "TP" | "TN";

@@ -7,7 +7,7 @@
  */
 import { database } from "../lib/server/db.ts";
 import { importDataset, importPredictions } from "../lib/server/imports/index.ts";
-import { drainInlineJobs } from "../lib/server/jobs/index.ts";
+import { drainInlineJobs } from "../lib/server/runs/queue.ts";
 
 const [mode, ...args] = process.argv.slice(2);
 const mib = (kb: number) => kb * 1024;

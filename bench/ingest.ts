@@ -7,7 +7,7 @@
  * label column, which the app reads from the dataset instead). At 1,000,000 and 5,000,000 rows on
  * the PostgreSQL server, and 1,000,000 rows on the embedded PGlite. The app loads a run into its own
  * partition of "Prediction" and checks its foreign key once at the end
- * (lib/server/prediction-partitions.ts); psql doing that same load is printed as a reference.
+ * (lib/server/runs/partitions.ts); psql doing that same load is printed as a reference.
  *
  * Targets (issue 12), each printed with PASS/FAIL; the exit code is 1 when one fails:
  * - ingest: app/psql ≥ 0.8 at every size, the median of RUNS (3) alternating psql/app pairs;
@@ -176,7 +176,7 @@ function psqlCopy(file: string, runId: number, withForeignKey = true): number {
 }
 
 /**
- * Reference only: psql doing the PostgreSQL side of the app's load (lib/server/prediction-partitions.ts)
+ * Reference only: psql doing the PostgreSQL side of the app's load (lib/server/runs/partitions.ts)
  * — COPY into a fresh table with its primary key, then the foreign key checked once — in one
  * transaction, rolled back. What the app takes beyond this is its own work.
  */

@@ -23,7 +23,7 @@
  * the stored intervals' values, not the size of what a page reads.
  * BENCH_REUSE=1 keeps a complete earlier seed of the same database (a second run in minutes).
  * Runs under Node's react-server condition (it hashes the bench user's password with the app's
- * lib/server/passwords.ts): see package.json.
+ * lib/server/identity/passwords.ts): see package.json.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -34,7 +34,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import autocannon from "autocannon";
 import { recreateDatabase } from "../test/database.ts";
-import { hashPassword } from "../lib/server/passwords.ts";
+import { hashPassword } from "../lib/server/identity/passwords.ts";
 import { DEMO_DECISION_ID } from "../lib/demo/moderation.ts";
 import {
   mcnemarAtThresholds,

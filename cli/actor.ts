@@ -1,5 +1,5 @@
 import { actorByEmail, type Actor } from "../lib/server/actors.ts";
-import { actorForToken } from "../lib/server/api-tokens.ts";
+import { actorForToken } from "../lib/server/identity/api-tokens.ts";
 import { AppError } from "../lib/server/errors.ts";
 import { env } from "../lib/env.ts";
 

@@ -153,7 +153,7 @@ test.describe("headers", () => {
     expect(again!.headers()["content-security-policy"]).not.toBe(policy);
     // Pages work under the policy (hydrated: the client-side form and navigation run).
     await signIn(page, "analyst", "/decisions/demo-moderation");
-    await page.goto("/decisions/demo-moderation/evidence");
+    await page.goto("/decisions/demo-moderation/uploads");
     await expect(page.getByRole("heading").first()).toBeVisible();
     expect(violations).toEqual([]);
   });

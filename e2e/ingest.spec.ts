@@ -43,8 +43,8 @@ function panel(page: Page, kind: string) {
 
 test("an analyst uploads a dataset and predictions in the browser and sees the run complete", async ({ page }) => {
   const { decisionId } = await makeDecision();
-  await signIn(page, "analyst", `/decisions/${decisionId}/evidence`);
-  await page.goto(`/decisions/${decisionId}/evidence`);
+  await signIn(page, "analyst", `/decisions/${decisionId}/uploads`);
+  await page.goto(`/decisions/${decisionId}/uploads`);
   await expect(page.getByRole("heading", { name: "Evidence uploads" })).toBeVisible();
 
   const dataset = panel(page, "dataset");

@@ -18,7 +18,7 @@ import {
  * spaced. The same checks on an empty production database: production-layout.spec.ts.
  */
 const PACK = "/decisions/demo-moderation";
-const PAGES = [PACK, `${PACK}/review`, `${PACK}/evidence`, `${PACK}/edit`];
+const PAGES = [PACK, `${PACK}/review`, `${PACK}/uploads`, `${PACK}/edit`];
 
 test.describe("at 390 px", () => {
   test.use({ viewport: PHONE });
@@ -60,7 +60,7 @@ test.describe("at 390 px", () => {
   }) => {
     test.setTimeout(120_000);
     await signIn(page, "analyst", PACK);
-    for (const path of [PACK, `${PACK}/review`, `${PACK}/evidence`]) {
+    for (const path of [PACK, `${PACK}/review`, `${PACK}/uploads`]) {
       await page.goto(path);
       await settled(page);
       await expectNoSeriousAxeViolations(page, path);

@@ -39,7 +39,7 @@ export const PAGES: Entry[] = [
   { file: "app/decisions/new/page.tsx", method: "GET", url: `/decisions/new?from=${DEMO}`, allowed: ["analyst"] },
   { file: "app/decisions/[id]/page.tsx", method: "GET", url: `/decisions/${DEMO}`, allowed: READERS },
   { file: "app/decisions/[id]/review/page.tsx", method: "GET", url: `/decisions/${DEMO}/review`, allowed: READERS },
-  { file: "app/decisions/[id]/evidence/page.tsx", method: "GET", url: `/decisions/${DEMO}/evidence`, allowed: READERS },
+  { file: "app/decisions/[id]/uploads/page.tsx", method: "GET", url: `/decisions/${DEMO}/uploads`, allowed: READERS },
   { file: "app/decisions/[id]/edit/page.tsx", method: "GET", url: `/decisions/${DEMO}/edit`, allowed: ["analyst"] },
   {
     file: "app/decisions/[id]/runs/[runId]/items/page.tsx",

@@ -284,7 +284,7 @@ test.describe.serial("production journey", () => {
     browser,
   }) => {
     const page = await as(browser, "analyst");
-    await page.goto(`/decisions/${decisionId}/evidence`);
+    await page.goto(`/decisions/${decisionId}/uploads`);
     await expect(page.getByRole("heading", { name: "Evidence uploads" })).toBeVisible();
     // No candidate yet: every row is kept, unattached, to shortlist from.
     const leaderboard = await upload(page, "leaderboard", fixture(LEADERBOARD));
@@ -369,7 +369,7 @@ test.describe.serial("production journey", () => {
   }) => {
     test.setTimeout(90_000);
     const page = await as(browser, "analyst");
-    await page.goto(`/decisions/${decisionId}/evidence`);
+    await page.goto(`/decisions/${decisionId}/uploads`);
     const dataset = await upload(page, "dataset", csv("escalation-holdout.csv", DATASET_CSV), {
       fill: (panel) => panel.getByLabel("Dataset name").fill("escalation holdout"),
     });

@@ -167,7 +167,7 @@ test.describe("at 390 px", () => {
     await settled(page);
     await expect(page.getByTestId("verdict-band")).toBeVisible();
     await expectChartsFit(page);
-    for (const p of [pack, `${pack}/review`, `${pack}/evidence`, `${pack}/edit`]) {
+    for (const p of [pack, `${pack}/review`, `${pack}/uploads`, `${pack}/edit`]) {
       if (p !== pack) await page.goto(p);
       await settled(page);
       await expectNoPageScroll(page, p);

@@ -15,7 +15,7 @@ import forge from "node-forge";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { exportPackPdf } from "@/lib/server/pack/export-pack";
+import { exportPackPdf } from "@/lib/server/pack/export";
 import { makeCompleteDecision } from "@/test/factories";
 import { verifyBundle, verifyPdf } from "./verify-pack";
 

@@ -5,8 +5,8 @@
  */
 import { checkEnv } from "../lib/env.ts";
 import { database } from "../lib/server/db.ts";
-import { runWorker } from "../lib/server/jobs/index.ts";
-import { startMaintenance } from "../lib/server/jobs/recovery.ts";
+import { runWorker } from "../lib/server/runs/queue.ts";
+import { startMaintenance } from "../lib/server/maintenance/recovery.ts";
 import { startHarnessJobs } from "../lib/server/harness/queue.ts";
 
 async function main() {

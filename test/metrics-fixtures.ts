@@ -1,5 +1,5 @@
-import type { StoredRunMetrics } from "../lib/evidence/run-input.ts";
-import { storedRunMetrics } from "../lib/evidence/run-input.ts";
+import type { StoredRunMetrics } from "../lib/pack/run-input.ts";
+import { storedRunMetrics } from "../lib/pack/run-input.ts";
 
 type DeepPartial<T> = T extends readonly (infer U)[]
   ? readonly DeepPartial<U>[]

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AUDIT_ACTIONS } from "@/lib/audit-actions";
-import { parseHead, verifyAuditChain, type ChainHead } from "@/lib/server/audit-verify";
+import { parseHead, verifyAuditChain, type ChainHead } from "@/lib/server/audit/verify";
 import { requirePagePermission } from "@/lib/server/session";
-import { listAuditEvents } from "@/lib/server/audit-log";
+import { listAuditEvents } from "@/lib/server/audit/list";
 import { AuditTable } from "@/components/audit/audit-table";
 import { VerifyResult } from "@/components/audit/verify-result";
 

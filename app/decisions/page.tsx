@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { decisionListFilterSchema, type DecisionListFilter } from "@/lib/schemas/decision";
-import { listDecisions } from "@/lib/server/decisions";
+import { listDecisions } from "@/lib/server/decisions/decisions";
 import { requirePagePermission } from "@/lib/server/session";
 import { StatusBadge } from "@/components/decisions/status-badge";
 import { formatPercent, formatUtc } from "@/lib/format";

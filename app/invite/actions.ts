@@ -5,7 +5,7 @@ import type { ActionState } from "@/lib/action-state";
 import { acceptInvitationSchema } from "@/lib/schemas/user";
 import { formDataToObject } from "@/lib/server/action";
 import { AppError } from "@/lib/server/errors";
-import { acceptInvitation } from "@/lib/server/invitations";
+import { acceptInvitation } from "@/lib/server/identity/invitations";
 import { requestInfo } from "@/lib/server/request-info";
 
 /** The one action a signed-out visitor can run besides sign-in: the invitation's token is the credential. */

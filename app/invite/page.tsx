@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { invitationPreview } from "@/lib/server/invitations";
+import { invitationPreview } from "@/lib/server/identity/invitations";
 import { AcceptInvitationForm } from "@/components/auth/password-forms";
 import { MIN_PASSWORD_LENGTH } from "@/lib/schemas/user";
 import { acceptInvitationAction } from "./actions";

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/server/action";
-import { createApiToken, revokeApiToken } from "@/lib/server/api-tokens";
+import { createApiToken, revokeApiToken } from "@/lib/server/identity/api-tokens";
 
 export const createTokenAction = defineAction({
   schema: z.object({ name: z.string().trim().min(1, "Give the token a name.").max(100) }),

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listApiTokens } from "@/lib/server/api-tokens";
+import { listApiTokens } from "@/lib/server/identity/api-tokens";
 import { requirePagePermission } from "@/lib/server/session";
 import { CreateTokenForm, RevokeTokenButton } from "@/components/settings/api-tokens";
 import { formatUtc } from "@/lib/format";

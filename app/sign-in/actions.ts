@@ -1,6 +1,6 @@
 "use server";
 import { AuthError } from "next-auth";
-import { signIn, signOut } from "@/lib/server/auth";
+import { signIn, signOut } from "@/lib/server/identity/auth";
 
 export type SignInState = { message: string } | null;
 

@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const { auditHeadWith, formatHead, parseHead, verifyAuditChainWith } =
-    await import("../../lib/server/audit-verify.ts");
+    await import("../../lib/server/audit/verify.ts");
   let anchor = null;
   try {
     anchor = options.head ? parseHead(options.head) : null;

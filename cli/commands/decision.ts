@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { DecisionCreateInput } from "../../lib/schemas/decision.ts";
 import { database } from "../../lib/server/db.ts";
-import { createDecision } from "../../lib/server/decisions.ts";
+import { createDecision } from "../../lib/server/decisions/decisions.ts";
 import { AppError, fieldProblems, type FieldProblem } from "../../lib/server/errors.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, requireActorOption, resolveActor } from "../actor.ts";
 

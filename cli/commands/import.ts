@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
 import { setEnv } from "../../lib/env.ts";
-import { drainInlineJobs, stopJobs } from "../../lib/server/jobs/index.ts";
+import { drainInlineJobs, stopJobs } from "../../lib/server/runs/queue.ts";
 import { importDataset, importLeaderboard, importPredictions, importServing } from "../../lib/server/imports/index.ts";
 import { AppError } from "../../lib/server/errors.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, MissingActorError, resolveActor } from "../actor.ts";

@@ -12,7 +12,7 @@ import {
   startHarnessRun,
   startSweep,
 } from "../../lib/server/harness/runs.ts";
-import { drainInlineJobs, queueEnabled, stopJobs } from "../../lib/server/jobs/index.ts";
+import { drainInlineJobs, queueEnabled, stopJobs } from "../../lib/server/runs/queue.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, requireActorOption, resolveActor } from "../actor.ts";
 
 export const HELP = `usage: verdict run start    --decision ID --candidate ID [--concurrency N] [--limit N] [--wait]

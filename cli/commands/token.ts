@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
 import { actorByEmail } from "../../lib/server/actors.ts";
-import { issueApiToken } from "../../lib/server/api-tokens.ts";
+import { issueApiToken } from "../../lib/server/identity/api-tokens.ts";
 
 export const HELP = `usage: verdict token create --email EMAIL [--name NAME]
 

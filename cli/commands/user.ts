@@ -2,8 +2,8 @@ import { parseArgs } from "node:util";
 import { createUserSchema, inviteUserSchema } from "../../lib/schemas/user.ts";
 import { database } from "../../lib/server/db.ts";
 import { env } from "../../lib/env.ts";
-import { createUserAsOperator, setUserActive, userIdByEmail } from "../../lib/server/users.ts";
-import { inviteUserAsOperator } from "../../lib/server/invitations.ts";
+import { createUserAsOperator, setUserActive, userIdByEmail } from "../../lib/server/identity/users.ts";
+import { inviteUserAsOperator } from "../../lib/server/identity/invitations.ts";
 
 export const HELP = `usage: verdict user create --email EMAIL --name "PRINTED NAME" --roles ADMIN[,ANALYST,…]
        verdict user invite --email EMAIL --name "PRINTED NAME" --roles APPROVER[,…]

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { axisTitle, tableRows, type XyChartModel } from "@/lib/charts/xy";
+import { axisTitle, tableRows, type XyChartModel } from "@/lib/pack/charts/xy";
 
 const cell = (v: number | null | undefined, digits = 3) =>
   v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits);

@@ -12,8 +12,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { REFERENCE_COLOUR } from "@/lib/charts/palette";
-import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
+import { REFERENCE_COLOUR } from "@/lib/pack/charts/palette";
+import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
 import { ChartTable } from "./chart-table";
 
 const fmt =

@@ -1,8 +1,8 @@
 "use client";
 
 import type { ActionState } from "@/lib/action-state";
-import type { PackCandidate } from "@/lib/evidence/pack-data";
-import { rationaleProblem } from "@/lib/evidence/rationale";
+import type { PackCandidate } from "@/lib/pack/pack-data";
+import { rationaleProblem } from "@/lib/pack/rationale";
 import { candidateSchema } from "@/lib/schemas/candidate";
 import { FieldError, FormMessage } from "@/components/ui/form-feedback";
 import { useValidatedAction } from "./client-validation";

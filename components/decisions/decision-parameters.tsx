@@ -1,5 +1,5 @@
 import { formatMoney, formatMs, formatPercent } from "@/lib/format";
-import type { TaskParameters } from "@/lib/evidence/pack-data";
+import type { TaskParameters } from "@/lib/pack/pack-data";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
 export function DecisionParameters({ decision: d }: { decision: TaskParameters }) {

@@ -1,7 +1,7 @@
 "use client";
 
-import { STAGES } from "@/lib/evidence/stages";
-import type { StageHeadlines } from "@/lib/evidence/stage-summary";
+import { STAGES } from "@/lib/pack/stages";
+import type { StageHeadlines } from "@/lib/pack/stage-summary";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 const OWNS_CLASS = { no: "badge-no", partial: "badge-partial", yes: "badge-yes" } as const;

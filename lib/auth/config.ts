@@ -2,7 +2,7 @@ import type { NextAuthConfig } from "next-auth";
 
 /**
  * The part of the Auth.js configuration that needs no database, shared by the proxy (which only
- * redirects signed-out visitors) and the full server configuration in lib/server/auth.ts.
+ * redirects signed-out visitors) and the full server configuration in lib/server/identity/auth.ts.
  */
 export const authConfig = {
   pages: { signIn: "/sign-in" },

@@ -33,7 +33,7 @@ export function appRoleGrants(role: string): string[] {
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${r}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${r}`,
     // The tables the owner creates later: each eval run's partition of "Prediction" (created by
-    // the owner's functions, lib/server/prediction-partitions.ts).
+    // the owner's functions, lib/server/runs/partitions.ts).
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`,
     `REVOKE UPDATE, DELETE ON ${appendOnly} FROM ${r}`,
     // The one change a revision sees: marked superseded when a newer one is frozen (the trigger

@@ -1,5 +1,5 @@
 import type { ParseIssue } from "./formats/types";
-import { COLUMN_NAMES, readLabel, readNumber } from "./evidence-rows";
+import { COLUMN_NAMES, readLabel, readNumber } from "./buyer-rows";
 import { pickColumn, show, type TabularFormat } from "./records";
 import { typedRows, type RowRules } from "./typed-rows";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JoinedRow } from "@/lib/evidence/run-input";
+import type { JoinedRow } from "@/lib/pack/run-input";
 
 /**
  * The drill-down's query (SPEC §4 cells at a threshold), shared by the page, the JSON API and the

@@ -4,7 +4,7 @@ import { can, type Permission } from "@/lib/auth/permissions";
 import { AppError } from "./errors";
 import { currentSession, type Actor } from "./session";
 import { requestInfo } from "./request-info";
-import type { RequestInfo } from "./audit";
+import type { RequestInfo } from "./audit/write";
 
 import type { ActionState } from "@/lib/action-state";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { copyCsvPg, copyCsvPglite, copyOutPg, copyOutPglite } from "@/lib/db/bulk-copy";
 import type { Database } from "@/lib/db/connect";
-import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, type AuditInput } from "./audit";
+import { AUDIT_CHAIN_LOCK, chainedAuditEvent, GENESIS_HASH, type AuditInput } from "./audit/write";
 
 /**
  * One raw SQL transaction on either driver that can stream a COPY: bulk evidence (dataset items,

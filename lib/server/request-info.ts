@@ -1,6 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
-import type { RequestInfo } from "./audit";
+import type { RequestInfo } from "./audit/write";
 import { clientIpFrom } from "@/lib/security/client-ip";
 
 /** Client IP (X-Forwarded-For only behind a trusted proxy, lib/security/client-ip.ts) and user agent of the current request, for the audit trail. */

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { AppError, fieldProblems } from "./errors";
 import { currentSession, type Actor } from "./session";
-import { actorForToken } from "./api-tokens";
-import type { RequestInfo } from "./audit";
+import { actorForToken } from "./identity/api-tokens";
+import type { RequestInfo } from "./audit/write";
 import { clientIpFrom } from "@/lib/security/client-ip";
 
 export interface RouteContext<P> {

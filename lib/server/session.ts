@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import { can, type Permission } from "@/lib/auth/permissions";
-import { auth } from "./auth";
+import { auth } from "./identity/auth";
 import { db } from "./db";
 import { actorById, type Actor } from "./actors";
 

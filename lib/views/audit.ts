@@ -4,7 +4,7 @@
  * function declares this as its return type, so the two cannot drift apart.
  */
 
-/** What an audit event records: the fields its hash covers (lib/server/audit.ts `auditHashPayload`). */
+/** What an audit event records: the fields its hash covers (lib/server/audit/write.ts `auditHashPayload`). */
 export interface AuditEventFields {
   actorId: string | null;
   actorRoles: readonly string[];

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/canonical-json";
-import { auditHashPayload, chainHash, GENESIS_HASH } from "@/lib/server/audit";
+import { auditHashPayload, chainHash, GENESIS_HASH } from "@/lib/server/audit/write";
 import { dropDatabase, recreateDatabase } from "@/test/database";
 import { verdict, SPAWN_TIMEOUT } from "./run-verdict";
 

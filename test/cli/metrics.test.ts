@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
-import { readDatasetRow, resolveDatasetColumns } from "@/lib/ingest/evidence-rows";
+import { readDatasetRow, resolveDatasetColumns } from "@/lib/ingest/buyer-rows";
 import { typedRows } from "@/lib/ingest/typed-rows";
 import { loadSklearnFixtures } from "../fixtures/sklearn/load";
 import { root, verdict, SPAWN_TIMEOUT } from "./run-verdict";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { actorForToken } from "@/lib/server/api-tokens";
+import { actorForToken } from "@/lib/server/identity/api-tokens";
 import { db } from "@/lib/server/db";
 import { makeActor, unique } from "@/test/factories";
 import { verdict, SPAWN_TIMEOUT } from "./run-verdict";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { db } from "@/lib/server/db";
-import { verifyPassword } from "@/lib/server/passwords";
-import { acceptInvitation } from "@/lib/server/invitations";
+import { verifyPassword } from "@/lib/server/identity/passwords";
+import { acceptInvitation } from "@/lib/server/identity/invitations";
 import { actorById } from "@/lib/server/actors";
-import { actorForToken, createApiToken } from "@/lib/server/api-tokens";
+import { actorForToken, createApiToken } from "@/lib/server/identity/api-tokens";
 import { makeActor, unique } from "@/test/factories";
 import { dropDatabase, recreateDatabase } from "@/test/database";
 import { verdict, SPAWN_TIMEOUT } from "./run-verdict";

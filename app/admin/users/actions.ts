@@ -2,8 +2,8 @@
 import { revalidatePath } from "next/cache";
 import { inviteUserSchema, setActiveSchema, updateRolesSchema } from "@/lib/schemas/user";
 import { defineAction } from "@/lib/server/action";
-import { inviteUser } from "@/lib/server/invitations";
-import { setUserActive, updateUserRoles } from "@/lib/server/users";
+import { inviteUser } from "@/lib/server/identity/invitations";
+import { setUserActive, updateUserRoles } from "@/lib/server/identity/users";
 
 // The admin never sees the invitation link nor sets a password: the link goes by mail.
 export const inviteUserAction = defineAction({

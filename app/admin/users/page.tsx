@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { listUsers } from "@/lib/server/users";
-import { listPendingInvitations } from "@/lib/server/invitations";
-import { mailConfigured, SMTP_HELP } from "@/lib/server/mail";
+import { listUsers } from "@/lib/server/identity/users";
+import { listPendingInvitations } from "@/lib/server/identity/invitations";
+import { mailConfigured, SMTP_HELP } from "@/lib/server/identity/mail";
 import { requirePagePermission } from "@/lib/server/session";
 import type { RoleName } from "@/lib/auth/permissions";
 import { InviteUserForm, UserActiveForm } from "@/components/admin/invite-user-form";

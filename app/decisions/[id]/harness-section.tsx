@@ -1,5 +1,5 @@
 import { can } from "@/lib/auth/permissions";
-import { getHarnessSettings } from "@/lib/server/evidence-pack";
+import { getHarnessSettings } from "@/lib/server/pack/get-pack";
 import { listHarnessRuns } from "@/lib/server/harness/runs";
 import type { Actor } from "@/lib/server/session";
 import { HarnessRuns } from "@/components/harness/harness-runs";

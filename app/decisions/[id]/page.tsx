@@ -2,26 +2,26 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { can } from "@/lib/auth/permissions";
-import { STAGES } from "@/lib/evidence/stages";
+import { STAGES } from "@/lib/pack/stages";
 import {
   countComputingRuns,
   getPackDecision,
   getPackStateTag,
   getStageHeadlines,
   getStoredVerdict,
-} from "@/lib/server/evidence-pack";
-import { PageViewProvider } from "@/components/evidence/page-view-context";
-import { WhatIfVerdict } from "@/components/evidence/what-if-views";
-import { WhatIfBar, WhatIfProvider } from "@/components/evidence/what-if-context";
+} from "@/lib/server/pack/get-pack";
+import { PageViewProvider } from "@/components/pack/page-view-context";
+import { WhatIfVerdict } from "@/components/pack/what-if-views";
+import { WhatIfBar, WhatIfProvider } from "@/components/pack/what-if-context";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission } from "@/lib/server/session";
 import { StageTable } from "@/components/decisions/stage-table";
 import { DecisionParameters } from "@/components/decisions/decision-parameters";
 import { StatusBadge } from "@/components/decisions/status-badge";
-import { CandidateList } from "@/components/evidence/candidate-list";
+import { CandidateList } from "@/components/pack/candidate-list";
 import { HarnessSection } from "./harness-section";
 import "./pack.css";
-import { AcrossView, StageSection } from "@/components/evidence/stage-views";
+import { AcrossView, StageSection } from "@/components/pack/stage-views";
 import { isEditable } from "@/lib/decisions/editable";
 import { saveWhatIfAction } from "./actions";
 
@@ -36,7 +36,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   });
   const base = `/decisions/${encodeURIComponent(id)}`;
   // Every read but the harness's is of the read model cached per evidence state
-  // (lib/server/evidence-pack.ts): the page waits for them all and streams in one piece.
+  // (lib/server/pack/get-pack.ts): the page waits for them all and streams in one piece.
   const [computing, tag, { summary, revisions }, headlines, harness] = await Promise.all([
     countComputingRuns(actor, id),
     getPackStateTag(actor, id),
@@ -45,7 +45,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
     HarnessSection({ actor, decisionId: id }),
   ]);
   const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
-  // The stages are drawn in the browser from the page's view (components/evidence/stage-views.tsx).
+  // The stages are drawn in the browser from the page's view (components/pack/stage-views.tsx).
   const saveAction = can(actor, "decision.edit") && isEditable(decision) ? saveWhatIfAction : null;
 
   return (
@@ -72,7 +72,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
             </p>
           )}
           <nav aria-label="Decision" className="pack-actions no-print">
-            <Link href={`${base}/evidence`}>Evidence uploads</Link>
+            <Link href={`${base}/uploads`}>Evidence uploads</Link>
             <Link href={`${base}/review`}>Review &amp; sign-off</Link>
             {can(actor, "decision.edit") && <Link href={`${base}/edit`}>Edit the decision</Link>}
             <a href={`/api/v1/decisions/${encodeURIComponent(id)}/export/pdf`} download>

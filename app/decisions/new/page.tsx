@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DECISION_DEFAULTS } from "@/lib/schemas/decision";
-import { getDecisionParameters, listDecisionTemplates } from "@/lib/server/decisions";
+import { getDecisionParameters, listDecisionTemplates } from "@/lib/server/decisions/decisions";
 import { AppError } from "@/lib/server/errors";
 import { requirePagePermission } from "@/lib/server/session";
 import { DecisionForm, type DecisionFormValues } from "@/components/decisions/decision-form";

@@ -1,7 +1,7 @@
 "use server";
 import { changePasswordSchema } from "@/lib/schemas/user";
 import { defineAction } from "@/lib/server/action";
-import { changePassword } from "@/lib/server/account";
+import { changePassword } from "@/lib/server/identity/account";
 
 export const changePasswordAction = defineAction({
   schema: changePasswordSchema,

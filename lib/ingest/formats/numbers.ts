@@ -16,7 +16,7 @@ export type NumberTextOptions = { thousands?: boolean; percent?: boolean };
 
 /**
  * The one rule for a number written as text, shared by the public formats (below) and the
- * buyer's evidence rows (lib/ingest/evidence-rows.ts readNumber): trimmed, plain decimal or
+ * buyer's evidence rows (lib/ingest/buyer-rows.ts readNumber): trimmed, plain decimal or
  * scientific notation, finite. Returns the number or the reason it is not one.
  */
 export function decimalNumber(text: string): number | string {

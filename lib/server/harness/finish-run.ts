@@ -2,8 +2,8 @@ import "server-only";
 import type { Database } from "@/lib/db/connect";
 import { frozenReason } from "@/lib/decisions/editable";
 import { measureServing, type MeasuredRequest } from "@/lib/harness/measure";
-import { recordAudit } from "../audit";
-import { lockDecisionRow } from "../decision-lock";
+import { recordAudit } from "../audit/write";
+import { lockDecisionRow } from "../decisions/lock";
 import type { EndpointSnapshot } from "./execute-chunk";
 
 const SYSTEM = { id: null, roles: [] } as const;

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import { enqueueComputeRun, queueEnabled, startBoss } from "../jobs";
+import { enqueueComputeRun, queueEnabled, startBoss } from "../runs/queue";
 import { executeChunk } from "./execute-chunk";
 import { finishRunIfComplete } from "./finish-run";
 

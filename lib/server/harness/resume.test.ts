@@ -5,7 +5,7 @@ import { startSimServer, type SimServer } from "@/lib/harness/sim-server";
 import { makeHarnessDecision } from "@/test/harness-fixtures";
 import { makeActor } from "@/test/factories";
 import { db } from "../db";
-import { stopJobs } from "../jobs";
+import { stopJobs } from "../runs/queue";
 import { startHarnessRun } from "./runs";
 
 // This process only queues (pg-boss); `npm run worker` processes do the work — and one is killed.

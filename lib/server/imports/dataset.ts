@@ -8,7 +8,7 @@ import {
   resolveDatasetColumns,
   type DatasetColumnOptions,
   type DatasetRow,
-} from "@/lib/ingest/evidence-rows";
+} from "@/lib/ingest/buyer-rows";
 import { database as getDatabase } from "../db";
 import type { Actor } from "../session";
 import { defaultLimits, type UploadFile } from "./files";
@@ -23,7 +23,7 @@ import {
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
-} from "./common";
+} from "./import-record";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { DATASET_ITEM_COLUMNS, duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";

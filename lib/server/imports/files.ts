@@ -110,7 +110,7 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
 
 /**
  * Spool folders are `<tmp>/verdict-upload-<pid>-<random>`: a process killed mid-upload leaves its
- * folder behind, and the recovery sweep (lib/server/jobs/recovery.ts) removes it. A folder is
+ * folder behind, and the recovery sweep (lib/server/maintenance/recovery.ts) removes it. A folder is
  * orphaned when it is older than `olderThanMs` and its process is gone — or it names this very
  * process (a pid reused after a restart, as in a container) but is none of this process's live
  * spools. Folders of the format before the pid was in the name are orphaned by age alone.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
-import { drainInlineJobs } from "../jobs";
-import { computeEvalRun, handedRunCount, hasHandedInput } from "../eval-runs";
+import { drainInlineJobs } from "../runs/queue";
+import { computeEvalRun, handedRunCount, hasHandedInput } from "../runs/eval-runs";
 import { importDataset, importPredictions, ImportRejected } from ".";
 import { bytes, counts } from "@/test/uploads";
 import { makeDecisionWithCandidate } from "@/test/factories";

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db, database } from "../db";
-import { drainInlineJobs } from "../jobs";
+import { drainInlineJobs } from "../runs/queue";
 import { exportDatasetVersion } from "./export";
-import { verifyAuditChainWith } from "../audit-verify";
+import { verifyAuditChainWith } from "../audit/verify";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { importDataset, importPredictions, ImportRejected, type UploadFile } from ".";
 import { makeActor, makeDecisionWithCandidate } from "@/test/factories";

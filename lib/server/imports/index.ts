@@ -8,6 +8,6 @@ export {
   UnmatchedModels,
   type PublicImportOptions,
   type PublicImportResult,
-} from "./public";
-export { ImportRejected, type ImportSummary, type ImportKind } from "./common";
+} from "./benchmark-files";
+export { ImportRejected, type ImportSummary, type ImportKind } from "./import-record";
 export { safeFileName, type UploadFile, type ImportLimits } from "./files";

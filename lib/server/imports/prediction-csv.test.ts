@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvRow } from "@/lib/db/bulk-copy";
-import type { PredictionRow } from "@/lib/ingest/evidence-rows";
+import type { PredictionRow } from "@/lib/ingest/buyer-rows";
 import { predictionSpec } from "./predictions";
 
 // predictionSpec.toCsv writes csvRow's fields out by hand (it runs once per uploaded row): the same text for every kind of field.

@@ -7,7 +7,7 @@ import {
   resolvePredictionColumns,
   type PredictionColumnOptions,
   type PredictionRow,
-} from "@/lib/ingest/evidence-rows";
+} from "@/lib/ingest/buyer-rows";
 import { database as getDatabase } from "../db";
 import { notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -22,17 +22,17 @@ import {
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
-} from "./common";
+} from "./import-record";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { duplicateReport, isUniqueViolation, PREDICTION_FIELDS, type RowSpec } from "./tabular";
 import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
 import { tabularFormat } from "./dataset";
-import { computesHere, enqueueComputeRun } from "../jobs";
+import { computesHere, enqueueComputeRun } from "../runs/queue";
 import { warmWorkersFor } from "@/lib/compute/parallel-bootstrap";
-import { handOverRunInput, unknownPredictions } from "../eval-runs";
-import { createRunTable, reserveRunId, runTable, runTableName } from "../prediction-partitions";
-import { readJoinedColumns } from "../pack/joined-columns";
-import type { JoinedColumns } from "@/lib/evidence/run-input";
+import { handOverRunInput, unknownPredictions } from "../runs/eval-runs";
+import { createRunTable, reserveRunId, runTable, runTableName } from "../runs/partitions";
+import { readJoinedColumns } from "../runs/joined-columns";
+import type { JoinedColumns } from "@/lib/pack/run-input";
 
 export interface PredictionsImportOptions extends ImportOptionsBase, PredictionColumnOptions {
   /** Class names read as a negative predicted label (the decision's positive class is positive). */
@@ -148,7 +148,7 @@ export async function importPredictions(
         if (existing.length) return null;
         const importId = await insertTabularImport(tx, upload, content, actor.id);
         // The run's rows go into its own table; the run itself is inserted last, attaching the
-        // table (lib/server/prediction-partitions.ts).
+        // table (lib/server/runs/partitions.ts).
         const runId = await reserveRunId(tx);
         await createRunTable(tx, runId);
         const timing = env().VERDICT_IMPORT_TIMING === "1";

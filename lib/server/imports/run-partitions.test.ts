@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../audit/write";
 import { importDataset, importPredictions } from ".";
 import { bytes } from "@/test/uploads";
 import { makeDecisionWithCandidate } from "@/test/factories";
@@ -8,7 +8,7 @@ import { makeDecisionWithCandidate } from "@/test/factories";
 process.env.VERDICT_JOBS = "inline";
 
 /**
- * "Prediction" is partitioned by eval run (lib/server/prediction-partitions.ts): an upload loads
+ * "Prediction" is partitioned by eval run (lib/server/runs/partitions.ts): an upload loads
  * its run into a table of its own and attaches it when it inserts the run. What a reader relies on
  * must hold as before: the run's rows behind its primary and foreign key, nothing left behind by a
  * refused file, and uploads and other run creations side by side without a deadlock.

@@ -3,7 +3,7 @@ import type { TabularFormat } from "@/lib/ingest/records";
 import { typedRows as ingestTypedRows, type RowRules, type RowStream, type Typed } from "@/lib/ingest/typed-rows";
 import { csvRow } from "@/lib/db/bulk-copy";
 import type { RawTx } from "../raw-tx";
-import { ChunkBuffer, Issues } from "./common";
+import { ChunkBuffer, Issues } from "./import-record";
 import { tooLarge } from "./files";
 
 /**
@@ -27,7 +27,7 @@ export type { Typed };
 
 /** The COPY column order of each uploaded table: the parent key, then the fields of RowSpec.toCsv (and of the demo seed's rows). */
 export const DATASET_ITEM_COLUMNS = ["datasetVersionId", "itemId", "label", "slice", "text"] as const;
-/** A run's prediction fields; an upload COPYs them into the run's own table, whose default is the run (lib/server/prediction-partitions.ts). */
+/** A run's prediction fields; an upload COPYs them into the run's own table, whose default is the run (lib/server/runs/partitions.ts). */
 export const PREDICTION_FIELDS = [
   "itemId",
   "score",

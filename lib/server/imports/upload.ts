@@ -12,7 +12,7 @@ import {
   type ImportKind,
   type ImportOptionsBase,
   type ImportSummary,
-} from "./common";
+} from "./import-record";
 import { safeFileName, spool, type ImportLimits, type SpooledFile, type UploadFile } from "./files";
 import { reportProgress } from "./progress";
 import { copyChunks, typedRows, type RowSpec, type StreamState } from "./tabular";

@@ -3,7 +3,7 @@ import { database, db } from "../db";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 import { copyDatasetItems, copyPredictions, itemId } from "@/test/drill-data";
 import { cellScanQuery, DETAILS_SQL, type Position, type ScanContext } from "./drill-down";
-import { writeRunItemsOnce } from "./run-items";
+import { writeRunItemsOnce } from "../runs/run-items";
 
 /**
  * The drill-down stays fast at scale because every page is one range of an index read from the
@@ -107,7 +107,7 @@ describe("the drill-down's query plans at scale", () => {
     await writeRunItemsOnce(d, runA, versionId);
     await writeRunItemsOnce(d, runB, versionId);
     await d.pool.query(`ANALYZE "RunItem"; ANALYZE "DatasetItem"`);
-    // As an upload does once its rows are in (lib/server/prediction-partitions.ts).
+    // As an upload does once its rows are in (lib/server/runs/partitions.ts).
     for (const run of [runA, runB]) await d.pool.query(`SELECT verdict_prediction_analyze($1)`, [run]);
   }, 240_000);
 

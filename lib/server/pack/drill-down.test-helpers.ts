@@ -1,6 +1,6 @@
-import { computeComparisons } from "../comparisons";
+import { computeComparisons } from "../runs/comparisons";
 import { database, db } from "../db";
-import { computeEvalRun } from "../eval-runs";
+import { computeEvalRun } from "../runs/eval-runs";
 import { makeActor, makeDecision, unique } from "@/test/factories";
 
 // Eleven items, hand-checked at t = 0.5 (predicted positive ⇔ score ≥ t). Run A has a parse

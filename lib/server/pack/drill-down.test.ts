@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { database, db } from "../db";
-import { computeEvalRun } from "../eval-runs";
+import { computeEvalRun } from "../runs/eval-runs";
 import { makeActor, makeDecision } from "@/test/factories";
 import { exportRunItemsCsv, listRunItems } from "./drill-down";
 import { ALL_A, items, seedDrillDecision as seed } from "./drill-down.test-helpers";

@@ -1,7 +1,7 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import { storedRunMetrics, type StoredRunMetrics } from "@/lib/evidence/run-input";
+import { storedRunMetrics, type StoredRunMetrics } from "@/lib/pack/run-input";
 import { exportRow } from "@/lib/ingest/csv-export";
 import {
   cellsOf,
@@ -17,7 +17,7 @@ import { database as getDatabase } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { readDecisionCore, readRuns } from "./read-model";
-import { writeRunItemsOnce } from "./run-items";
+import { writeRunItemsOnce } from "../runs/run-items";
 
 /**
  * Drill-down to the items behind a figure of the pack (issue 10, item 7): the items of one eval
@@ -25,7 +25,7 @@ import { writeRunItemsOnce } from "./run-items";
  * operating point is asked for), optionally in one slice, optionally only the errors this
  * candidate makes and another candidate's run does not. Used by the page, the JSON API and the CLI.
  *
- * The items come from RunItem (lib/server/pack/run-items.ts): the scores the metrics were computed
+ * The items come from RunItem (lib/server/runs/run-items.ts): the scores the metrics were computed
  * from, so a parse failure or a missing prediction is an error here as in the matrix, and
  * predicted positive ⇔ score ≥ t (SPEC §4).
  *

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { makeActor, makeCompleteDecision } from "@/test/factories";
-import { updateCandidate } from "../candidates";
-import { updateDecisionParameters } from "../decisions";
-import { getPackData, getPackDecision, getPackRuns } from "../evidence-pack";
+import { updateCandidate } from "../decisions/candidates";
+import { updateDecisionParameters } from "../decisions/decisions";
+import { getPackData, getPackDecision, getPackRuns } from "./get-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
-import { drainInlineJobs } from "../jobs";
+import { drainInlineJobs } from "../runs/queue";
 
 // The page's read model is kept across requests while the decision's evidence state is unchanged,
 // and every mutation that changes the pack — parameters, a candidate, an upload, a metrics job —

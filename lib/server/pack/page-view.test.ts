@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { makeActor, makeCompleteDecision } from "@/test/factories";
-import { updateDecisionParameters } from "../decisions";
-import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredVerdict } from "../evidence-pack";
+import { updateDecisionParameters } from "../decisions/decisions";
+import { getPackData, getPackSignoff, getPackStateTag, getPageView, getStoredVerdict } from "./get-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
-import { drainInlineJobs } from "../jobs";
-import { acrossStagesAt, packResultsAt, whatIfPack } from "@/lib/evidence/what-if-pack";
-import { verdictSummaryOf } from "@/lib/evidence/verdict-summary";
+import { drainInlineJobs } from "../runs/queue";
+import { acrossStagesAt, packResultsAt, whatIfPack } from "@/lib/pack/what-if-pack";
+import { verdictSummaryOf } from "@/lib/pack/verdict-summary";
 
 // The decision page's view and its stored results (issue 12 item 1), integration on PostgreSQL:
 // what the page renders on the server equals what the browser's what-if derives at the stored

@@ -1,18 +1,18 @@
 import "server-only";
-import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/charts/evidence-charts";
-import type { SeriesStyle } from "@/lib/charts/palette";
+import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/pack/charts/stage-charts";
+import type { SeriesStyle } from "@/lib/pack/charts/palette";
 import {
   stressCostChart,
   stressPrChart,
   stressPrecisionVsPrevalenceChart,
   type StressCandidate,
-} from "@/lib/charts/stress-charts";
+} from "@/lib/pack/charts/stress-charts";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
-import { runFigures } from "@/lib/evidence/operating-figures";
-import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/evidence/serving";
-import { STAGES, type Stage, type StageKey } from "@/lib/evidence/stages";
+import { runFigures } from "@/lib/pack/operating-figures";
+import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
+import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
-import type { PackExport } from "./export-pack";
+import type { PackExport } from "./export";
 import type { Writer } from "./pdf-writer";
 
 /** What every section of the PDF draws from: the writer, the pack, and its candidates' names and colours. */

@@ -1,5 +1,5 @@
 import { rgb, type PDFDocument, type PDFPage } from "pdf-lib";
-import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/charts/xy";
+import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
 import { formatNumber } from "@/lib/format";
 import type { PdfFonts } from "./pdf-fonts";
 

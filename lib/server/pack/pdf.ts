@@ -1,11 +1,11 @@
 import "server-only";
 import { PDFDocument } from "pdf-lib";
-import { candidateStyles } from "@/lib/charts/palette";
+import { candidateStyles } from "@/lib/pack/charts/palette";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
-import { significanceReading } from "@/lib/evidence/significance";
-import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/evidence/verdict-summary";
+import { significanceReading } from "@/lib/pack/significance";
+import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/pack/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent, formatUtc } from "@/lib/format";
-import type { PackExport } from "./export-pack";
+import type { PackExport } from "./export";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 import { parametersSection, stagePages, type PdfContext } from "./pdf-stages";

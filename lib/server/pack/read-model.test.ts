@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/canonical-json";
 import { makeActor, makeCompleteDecision } from "@/test/factories";
 import { db } from "../db";
-import { getPackData, getPackModel } from "../evidence-pack";
+import { getPackData, getPackModel } from "./get-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
-import { drainInlineJobs } from "../jobs";
+import { drainInlineJobs } from "../runs/queue";
 import { buildPack } from "../signoff/build-pack";
-import { buildPackExport } from "./export-pack";
+import { buildPackExport } from "./export";
 
 // One read model (integration, real PostgreSQL): the page's reads, the API, the JSON export and
 // the frozen revision state the same runs and the same results; runs on another dataset version,

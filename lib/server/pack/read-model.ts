@@ -8,22 +8,22 @@ import type {
   PackRun,
   PackScore,
   PackServing,
-} from "@/lib/evidence/pack-data";
-import type { StoredRunMetrics } from "@/lib/evidence/run-input";
-import { runsThatCount } from "@/lib/evidence/run-that-counts";
-import type { Pct } from "@/lib/evidence/serving";
+} from "@/lib/pack/pack-data";
+import type { StoredRunMetrics } from "@/lib/pack/run-input";
+import { runsThatCount } from "@/lib/pack/run-that-counts";
+import type { Pct } from "@/lib/pack/serving";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "../db";
 import { notFoundError } from "../errors";
-import { TASK_PARAMETERS } from "../decisions";
-import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "./selects";
+import { TASK_PARAMETERS } from "../decisions/decisions";
+import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
 
 /**
  * The pack's read model: the one way the evidence of a decision is read — by the page (each
- * streamed section reads its part, cached per request in lib/server/evidence-pack.ts), the JSON
+ * streamed section reads its part, cached per request in lib/server/pack/get-pack.ts), the JSON
  * API, both exports and the frozen pack revision (inside the sign-off transaction). Each part
  * takes the client it runs on (the app's client or a transaction), so every reader gets the same
- * rows and the same rule for the run that counts (lib/evidence/run-that-counts.ts).
+ * rows and the same rule for the run that counts (lib/pack/run-that-counts.ts).
  */
 type Client = PrismaClient | Tx;
 

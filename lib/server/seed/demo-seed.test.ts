@@ -3,8 +3,8 @@ import { database } from "../db";
 import { seedDemo } from "./demo-seed";
 import { DEMO_DECISION_ID } from "@/lib/demo/moderation";
 import { computedMetrics } from "@/test/metrics-fixtures";
-import { runFigures } from "@/lib/evidence/operating-figures";
-import { checkSlos, rowAtSloConcurrency, type Pct } from "@/lib/evidence/serving";
+import { runFigures } from "@/lib/pack/operating-figures";
+import { checkSlos, rowAtSloConcurrency, type Pct } from "@/lib/pack/serving";
 
 const previous = process.env.VERDICT_DEMO;
 beforeAll(() => void (process.env.VERDICT_DEMO = "1"));

@@ -16,11 +16,11 @@ import {
   demoResemblances,
 } from "@/lib/demo/moderation";
 import type { RoleName } from "@/lib/auth/permissions";
-import { recordAudit } from "../audit";
-import { hashPassword } from "../passwords";
-import { computeEvalRun } from "../eval-runs";
-import { computeComparisons } from "../comparisons";
-import { insertImport, type ImportKind } from "../imports/common";
+import { recordAudit } from "../audit/write";
+import { hashPassword } from "../identity/passwords";
+import { computeEvalRun } from "../runs/eval-runs";
+import { computeComparisons } from "../runs/comparisons";
+import { insertImport, type ImportKind } from "../imports/import-record";
 import { DATASET_ITEM_COLUMNS, PREDICTION_COLUMNS } from "../imports/tabular";
 import { DEMO_USERS, isDemoMode } from "@/lib/demo/users";
 import { DEMO_PROTOCOL, DEMO_SIMULATED_INDEX, demoSimBaseUrl } from "@/lib/demo/harness";

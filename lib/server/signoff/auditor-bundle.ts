@@ -1,12 +1,12 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
-import { auditHeadWith, formatHead } from "../audit-verify";
-import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from "../audit";
+import { auditHeadWith, formatHead } from "../audit/verify";
+import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { FROZEN_REVISION } from "./revisions";
-import { SIGNATURE_SELECT } from "./signature-select";
+import { SIGNATURE_SELECT } from "../audit/signature-select";
 
 export const AUDITOR_BUNDLE_FORMAT = "verdict.auditor-bundle/1";
 

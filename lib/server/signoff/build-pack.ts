@@ -1,11 +1,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
-import type { Gate } from "@/lib/evidence/gates";
+import type { Gate } from "@/lib/pack/gates";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
-import { packResults } from "@/lib/evidence/pack-results";
-import { TASK_PARAMETERS } from "../decisions";
-import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../pack/selects";
+import { packResults } from "@/lib/pack/pack-results";
+import { TASK_PARAMETERS } from "../decisions/decisions";
+import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
 import { notFoundError } from "../errors";
 import { readPackModel } from "../pack/read-model";
 import type { Tx } from "../db";

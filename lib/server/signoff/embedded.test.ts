@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openEmbedded, type Database } from "@/lib/db/connect";
-import { verifyAuditChainWith } from "../audit-verify";
+import { verifyAuditChainWith } from "../audit/verify";
 import { signPack } from "./sign-pack";
 import { submitForReview } from "./submit-for-review";
 import { makeSignoffDecision, makeSigner, PASSWORD } from "./fixtures.test-helpers";

@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { hashPassword } from "../passwords";
+import { hashPassword } from "../identity/passwords";
 import { completeShortlist, makeActor, makeDecision, unique } from "@/test/factories";
 import type { RoleName } from "@/lib/auth/permissions";
 import type { Actor } from "../session";

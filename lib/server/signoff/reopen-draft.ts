@@ -1,6 +1,6 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
-import type { RequestInfo } from "../audit";
+import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../session";

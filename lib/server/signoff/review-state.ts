@@ -3,13 +3,13 @@ import { isEditable } from "@/lib/decisions/editable";
 import { submissionProblems } from "./submission-check";
 import { can } from "@/lib/auth/permissions";
 import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
-import { readComments } from "../comments";
+import { readComments } from "../decisions/comments";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
 import { buildPack, frozenGates } from "./build-pack";
 import { FROZEN_REVISION } from "./revisions";
-import { SIGNATURE_SELECT } from "./signature-select";
+import { SIGNATURE_SELECT } from "../audit/signature-select";
 
 const MAX_DIFF = 200;
 

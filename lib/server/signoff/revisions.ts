@@ -1,6 +1,6 @@
 import "server-only";
 import type { DecisionStatus } from "@/lib/generated/prisma/enums";
-import { recordAudit, type RequestInfo } from "../audit";
+import { recordAudit, type RequestInfo } from "../audit/write";
 import { AppError } from "../errors";
 import type { Tx } from "../db";
 import type { Actor } from "../session";
@@ -11,7 +11,7 @@ import { buildPack } from "./build-pack";
  * decision's row lock, one after the other, so quorum counts and revision numbers are never
  * decided on a stale read.
  */
-export { lockDecisionRow as lockDecision } from "../decision-lock";
+export { lockDecisionRow as lockDecision } from "../decisions/lock";
 
 /**
  * A frozen revision as its readers show it (the review page, the auditor bundle): its number, its

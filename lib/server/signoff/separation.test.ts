@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
-import { updateDecisionParameters } from "../decisions";
-import { updateCandidate } from "../candidates";
-import { updateUserRoles } from "../users";
+import { updateDecisionParameters } from "../decisions/decisions";
+import { updateCandidate } from "../decisions/candidates";
+import { updateUserRoles } from "../identity/users";
 import { CITED_SUITE, makeActor, rationaleCiting } from "@/test/factories";
 import { signPack } from "./sign-pack";
 import { submitForReview } from "./submit-for-review";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
-import type { RequestInfo } from "../audit";
+import type { RequestInfo } from "../audit/write";
 import type { Tx } from "../db";
 import type { Actor } from "../session";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
-import { verifyAuditChainWith } from "../audit-verify";
+import { verifyAuditChainWith } from "../audit/verify";
 import { makeActor } from "@/test/factories";
 import { signPack } from "./sign-pack";
 import { submitForReview } from "./submit-for-review";

@@ -1,8 +1,8 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
-import type { Gate } from "@/lib/evidence/gates";
+import type { Gate } from "@/lib/pack/gates";
 import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
-import { recordAudit, type RequestInfo } from "../audit";
+import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -10,7 +10,7 @@ import { frozenGates, frozenOperatingPoint } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
-import { SIGNATURE_SELECT } from "./signature-select";
+import { SIGNATURE_SELECT } from "../audit/signature-select";
 
 export interface SignInput {
   meaning: SignatureMeaning;

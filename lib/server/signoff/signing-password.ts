@@ -1,9 +1,9 @@
 import "server-only";
 import type { RoleName } from "@/lib/auth/permissions";
-import { recordAudit, type RequestInfo } from "../audit";
+import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { verifyPassword } from "../passwords";
+import { verifyPassword } from "../identity/passwords";
 import type { Actor } from "../session";
 import { SIGNOFF_TX } from "./revisions";
 

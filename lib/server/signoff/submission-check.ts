@@ -1,8 +1,8 @@
 import "server-only";
-import { rationaleProblem } from "@/lib/evidence/rationale";
+import { rationaleProblem } from "@/lib/pack/rationale";
 import type { Tx } from "../db";
 import { AppError } from "../errors";
-import { citedSuitesOf, rationalesOf } from "../resemblances";
+import { citedSuitesOf, rationalesOf } from "../decisions/resemblances";
 
 /**
  * What a decision still lacks before it can be submitted for review, as sentences a user can act

@@ -44,7 +44,7 @@ ALTER TABLE "PackRevision" ADD CONSTRAINT "PackRevision_createdById_fkey" FOREIG
 UPDATE "User" SET "approverSince" = "createdAt" WHERE 'APPROVER' = ANY ("roles");
 
 -- Printed names are unique among active users (case-insensitive): two signatures reading the
--- same name must be the same person. Not expressible in schema.prisma; lib/server/users.ts
+-- same name must be the same person. Not expressible in schema.prisma; lib/server/identity/users.ts
 -- turns a violation into a message naming the field.
 DO $$
 DECLARE clash TEXT;

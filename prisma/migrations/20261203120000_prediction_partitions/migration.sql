@@ -2,7 +2,7 @@
 -- "Prediction_<run id>" (issue 12 §3). Same columns and primary key as before; what changes is how
 -- an upload loads a run: it COPYs into the run's fresh table, which has its key but no foreign key
 -- yet, and the run's insert attaches the table, so PostgreSQL checks the foreign key in one join
--- instead of once per row (lib/server/prediction-partitions.ts). Every other writer inserts
+-- instead of once per row (lib/server/runs/partitions.ts). Every other writer inserts
 -- through "Prediction" as before: the trigger below gives each new run its partition.
 --
 -- The foreign key points to "PredictionSet", one row per run written by the same trigger, not to
@@ -57,7 +57,7 @@ BEGIN
   EXECUTE format('ALTER TABLE %I ALTER COLUMN "evalRunId" SET DEFAULT %s', 'Prediction_' || run, run);
 END $$;
 
--- The run table's statistics, taken by the run's metrics job (lib/server/eval-runs.ts) so the
+-- The run table's statistics, taken by the run's metrics job (lib/server/runs/eval-runs.ts) so the
 -- pages' queries are planned on the run's real size (a run's id is every row's: without them the
 -- planner guesses a few hundred rows and reads the whole run to fetch a page of items). Only an
 -- owner may ANALYZE.

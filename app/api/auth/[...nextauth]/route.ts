@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { handlers } from "@/lib/server/auth";
+import { handlers } from "@/lib/server/identity/auth";
 import { errorResponse, readBoundedBody } from "@/lib/server/route";
 
 /** A sign-in form (email, password ≤ 1,024 characters, CSRF token, callback URL) is a few hundred bytes. */

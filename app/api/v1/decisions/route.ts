@@ -1,5 +1,5 @@
 import { decisionCreateSchema, decisionListFilterSchema } from "@/lib/schemas/decision";
-import { createDecision, listDecisions } from "@/lib/server/decisions";
+import { createDecision, listDecisions } from "@/lib/server/decisions/decisions";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 /** ?status=ACTIVE (default: every decision not archived) | DRAFT | IN_REVIEW | … | ARCHIVED | ALL */

@@ -1,5 +1,5 @@
 import { inviteUserSchema } from "@/lib/schemas/user";
-import { inviteUser } from "@/lib/server/invitations";
+import { inviteUser } from "@/lib/server/identity/invitations";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 /** An admin invites a user; the link goes by mail only (503 with how to configure SMTP when none is). */

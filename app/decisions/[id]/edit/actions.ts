@@ -5,9 +5,9 @@ import { recomputingMessage } from "@/lib/decisions/messages";
 import { candidateCreateSchema, candidateSchema, resemblanceSchema, shortlistSchema } from "@/lib/schemas/candidate";
 import { archiveSchema, decisionParametersSchema, evaluationVersionSchema } from "@/lib/schemas/decision";
 import { defineAction } from "@/lib/server/action";
-import { createCandidate, removeCandidate, shortlistCandidates, updateCandidate } from "@/lib/server/candidates";
-import { setDecisionArchived, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
-import { answerResemblance } from "@/lib/server/resemblances";
+import { createCandidate, removeCandidate, shortlistCandidates, updateCandidate } from "@/lib/server/decisions/candidates";
+import { setDecisionArchived, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions/decisions";
+import { answerResemblance } from "@/lib/server/decisions/resemblances";
 
 const OPTIONAL = [
   "precisionFloor",
@@ -108,7 +108,7 @@ export const evaluationVersionAction = defineAction({
   run: async ({ decisionId, datasetVersionId }, { actor, request }) => {
     const v = await setEvaluationDatasetVersion(actor, decisionId, datasetVersionId, request);
     refresh(decisionId);
-    revalidatePath(`/decisions/${decisionId}/evidence`);
+    revalidatePath(`/decisions/${decisionId}/uploads`);
     return { ok: true, message: `The pack is evaluated on ${v.dataset.name} v${v.version}.` };
   },
 });

@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { frozenReason, isEditable } from "@/lib/decisions/editable";
-import { getPackDecision } from "@/lib/server/evidence-pack";
+import { getPackDecision } from "@/lib/server/pack/get-pack";
 import { AppError } from "@/lib/server/errors";
-import { scoredSuites, unshortlistedModels } from "@/lib/server/candidates";
-import { getEvidenceOverview } from "@/lib/server/imports/queries";
-import { getResemblances } from "@/lib/server/resemblances";
+import { scoredSuites, unshortlistedModels } from "@/lib/server/decisions/candidates";
+import { getUploadsOverview } from "@/lib/server/imports/uploads-page";
+import { getResemblances } from "@/lib/server/decisions/resemblances";
 import { requirePagePermission } from "@/lib/server/session";
 import { DecisionForm } from "@/components/decisions/decision-form";
 import { CandidateForm } from "@/components/decisions/candidate-form";
@@ -49,7 +49,7 @@ export default async function EditDecisionPage({
     scoredSuites(actor, id),
     unshortlistedModels(actor, id),
     getResemblances(actor, id),
-    getEvidenceOverview(actor, id),
+    getUploadsOverview(actor, id),
   ]);
   const editable = isEditable(decision);
   const frozen = frozenReason(decision);
@@ -73,7 +73,7 @@ export default async function EditDecisionPage({
       <h1 id="edit-title">Edit: {decision.title}</h1>
       {created && (
         <p className="message-ok" role="status">
-          Decision created. Next: import leaderboards on the <Link href={`${base}/evidence`}>evidence page</Link> and
+          Decision created. Next: import leaderboards on the <Link href={`${base}/uploads`}>uploads page</Link> and
           shortlist candidates below, or add them by hand.
         </p>
       )}
@@ -120,7 +120,7 @@ export default async function EditDecisionPage({
         {models.length === 0 ? (
           <p className="muted">
             No unshortlisted models. Import a leaderboard or an Arena CSV on the{" "}
-            <Link href={`${base}/evidence`}>evidence page</Link>: its models are listed here to shortlist from.
+            <Link href={`${base}/uploads`}>uploads page</Link>: its models are listed here to shortlist from.
           </p>
         ) : editable ? (
           <ShortlistForm decisionId={id} models={models} action={shortlistAction} />
@@ -184,7 +184,7 @@ export default async function EditDecisionPage({
         <h2 id="dataset-heading">Evaluation dataset</h2>
         {versions.length === 0 ? (
           <p className="muted">
-            No dataset yet: upload your labelled data on the <Link href={`${base}/evidence`}>evidence page</Link>. Its
+            No dataset yet: upload your labelled data on the <Link href={`${base}/uploads`}>uploads page</Link>. Its
             first version becomes the one the pack is evaluated on.
           </p>
         ) : (

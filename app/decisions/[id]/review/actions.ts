@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { commentSchema, signSchema } from "@/lib/schemas/signoff";
 import { defineAction } from "@/lib/server/action";
-import { createComment } from "@/lib/server/comments";
+import { createComment } from "@/lib/server/decisions/comments";
 import { signPack } from "@/lib/server/signoff/sign-pack";
 import { submitForReview } from "@/lib/server/signoff/submit-for-review";
 import { requestChanges } from "@/lib/server/signoff/request-changes";

@@ -1,5 +1,5 @@
 import { changePasswordSchema } from "@/lib/schemas/user";
-import { changePassword } from "@/lib/server/account";
+import { changePassword } from "@/lib/server/identity/account";
 import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 

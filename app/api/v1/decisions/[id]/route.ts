@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decisionParametersPatchSchema } from "@/lib/schemas/decision";
-import { setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions";
-import { getPackModel } from "@/lib/server/evidence-pack";
+import { setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions/decisions";
+import { getPackModel } from "@/lib/server/pack/get-pack";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { acceptInvitationSchema } from "@/lib/schemas/user";
-import { acceptInvitation } from "@/lib/server/invitations";
+import { acceptInvitation } from "@/lib/server/identity/invitations";
 import { errorResponse, readJsonBody, requestInfoOf } from "@/lib/server/route";
 
 /** No session: the invitation's token is the credential. Body { token, password, confirm }. */

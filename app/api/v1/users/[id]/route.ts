@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/permissions";
-import { setUserActive, updateUserRoles } from "@/lib/server/users";
+import { setUserActive, updateUserRoles } from "@/lib/server/identity/users";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 // One change per request, each its own transaction with its audit event.

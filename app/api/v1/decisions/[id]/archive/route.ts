@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { setDecisionArchived } from "@/lib/server/decisions";
+import { setDecisionArchived } from "@/lib/server/decisions/decisions";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

@@ -1,6 +1,6 @@
 import { candidateCreateSchema } from "@/lib/schemas/candidate";
-import { createCandidate, unshortlistedModels } from "@/lib/server/candidates";
-import { getPackDecision } from "@/lib/server/evidence-pack";
+import { createCandidate, unshortlistedModels } from "@/lib/server/decisions/candidates";
+import { getPackDecision } from "@/lib/server/pack/get-pack";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

@@ -1,5 +1,5 @@
 import { commentSchema } from "@/lib/schemas/signoff";
-import { createComment, listComments } from "@/lib/server/comments";
+import { createComment, listComments } from "@/lib/server/decisions/comments";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

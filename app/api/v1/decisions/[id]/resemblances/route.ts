@@ -1,5 +1,5 @@
 import { resemblanceSchema } from "@/lib/schemas/candidate";
-import { answerResemblance, getResemblances } from "@/lib/server/resemblances";
+import { answerResemblance, getResemblances } from "@/lib/server/decisions/resemblances";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

@@ -1,5 +1,5 @@
 import { importServing } from "@/lib/server/imports";
-import { publicImportRoute } from "@/lib/server/imports/public-route";
+import { publicImportRoute } from "@/lib/server/imports/benchmark-files-route";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { shortlistSchema } from "@/lib/schemas/candidate";
-import { shortlistCandidates } from "@/lib/server/candidates";
+import { shortlistCandidates } from "@/lib/server/decisions/candidates";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string };

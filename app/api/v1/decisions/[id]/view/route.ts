@@ -1,11 +1,11 @@
 import { NextResponse } from "next/server";
-import { getPageView } from "@/lib/server/evidence-pack";
+import { getPageView } from "@/lib/server/pack/get-pack";
 import { apiRoute } from "@/lib/server/route";
 
 type Params = { id: string };
 
 /**
- * The decision page's view (lib/evidence/page-view.ts): chart series and stored curves, which the
+ * The decision page's view (lib/pack/page/page-view.ts): chart series and stored curves, which the
  * page fetches instead of carrying them in its HTML. `?state=<tag>` names the evidence state the
  * page was rendered at: when it is the current one the answer never changes (immutable, private
  * to the signed-in browser); otherwise it is the current view, not to be kept. The ETag is the tag.

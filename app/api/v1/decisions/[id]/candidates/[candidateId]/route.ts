@@ -1,5 +1,5 @@
 import { candidateSchema } from "@/lib/schemas/candidate";
-import { removeCandidate, updateCandidate } from "@/lib/server/candidates";
+import { removeCandidate, updateCandidate } from "@/lib/server/decisions/candidates";
 import { apiRoute, readJsonBody } from "@/lib/server/route";
 
 type Params = { id: string; candidateId: string };

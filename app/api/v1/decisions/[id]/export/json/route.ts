@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { exportPackJson } from "@/lib/server/pack/export-pack";
+import { exportPackJson } from "@/lib/server/pack/export";
 import { apiRoute } from "@/lib/server/route";
 
 type Params = { id: string };

@@ -1,4 +1,4 @@
-import { exportPackPdf } from "@/lib/server/pack/export-pack";
+import { exportPackPdf } from "@/lib/server/pack/export";
 import { apiRoute } from "@/lib/server/route";
 
 type Params = { id: string };

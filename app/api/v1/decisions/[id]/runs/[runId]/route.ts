@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/server/route";
-import { getRunStatus } from "@/lib/server/imports/queries";
+import { getRunStatus } from "@/lib/server/imports/uploads-page";
 
 export const runtime = "nodejs";
 

@@ -1,0 +1,345 @@
+import "server-only";
+import { z } from "zod";
+import {
+  parseLeaderboard,
+  parseServing,
+  type LeaderboardRecord,
+  type ParseOptions,
+  type ServingRecord,
+  type ParseResult,
+  type Pct,
+} from "@/lib/ingest/formats";
+import { matchModels } from "@/lib/ingest/model-match";
+import { database as getDatabase, type Tx } from "../db";
+import { AppError } from "../errors";
+import { recordAudit } from "../audit/write";
+import type { Actor } from "../session";
+import { defaultLimits, readText, type UploadFile } from "./files";
+import { concurrentWinner, withSpooledUpload } from "./upload";
+import { lockEditableDecision } from "../decisions/lock";
+import {
+  IMPORT_SUMMARY_SELECT,
+  ImportRejected,
+  insertImport,
+  requireImportableDecision,
+  summaryFrom,
+  type ImportOptionsBase,
+  type ImportSummary,
+} from "./import-record";
+
+export interface PublicImportOptions extends ImportOptionsBase {
+  /** Resolves names the matcher left unmatched: "<model name in the file>" → candidate id, or null to skip that model. */
+  modelMap?: Record<string, string | null>;
+  /** Skip every unmatched model instead of asking (e.g. a leaderboard of 1,000 models for 3 candidates). */
+  skipUnmatched?: boolean;
+  /** Extra inputs some formats need (model name, HELM run spec, LLMPerf individual responses). */
+  parseOptions?: ParseOptions;
+}
+
+export interface PublicImportResult extends ImportSummary {
+  /** Model name in the file → candidate id, for the records stored. */
+  models: Record<string, string>;
+  skippedModels: string[];
+  /** Leaderboards: models stored without a candidate, to shortlist from. */
+  unshortlistedModels: string[];
+  stored: number;
+}
+
+const optionsSchema = z.object({
+  modelMap: z.record(z.string().max(500), z.string().max(100).nullable()).optional(),
+  skipUnmatched: z.boolean().optional(),
+});
+
+/** An unmatched-models prompt: the names, and the candidates to map them to. */
+export class UnmatchedModels extends AppError {
+  constructor(unmatched: string[], candidates: { id: string; name: string }[], format: string) {
+    super(
+      "VALIDATION",
+      `${unmatched.length} model name${unmatched.length === 1 ? "" : "s"} in the file match no candidate: ${unmatched
+        .slice(0, 10)
+        .map((m) => `"${m}"`)
+        .join(
+          ", ",
+        )}${unmatched.length > 10 ? ", …" : ""}. Map each to a candidate (modelMap: { "<name>": "<candidateId>" }, or null to skip it), or skip the unmatched ones.`,
+      {
+        kind: "UNMATCHED_MODELS",
+        unmatched: unmatched.slice(0, 500),
+        unmatchedCount: unmatched.length,
+        candidates,
+        format,
+      },
+    );
+  }
+}
+
+/**
+ * File names → candidates. Leaderboards (`keepUnmatched`) keep the rows of models that are no
+ * candidate, unattached, for the analyst to shortlist from; a serving file's unmatched names must
+ * be mapped or skipped, since its rows mean nothing without a candidate.
+ */
+async function mapModels(
+  decisionId: string,
+  names: string[],
+  options: z.infer<typeof optionsSchema>,
+  format: string,
+  keepUnmatched: boolean,
+) {
+  const prisma = (await getDatabase()).prisma;
+  const candidates = await prisma.candidate.findMany({
+    where: { decisionId },
+    select: { id: true, name: true, aliases: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const ids = new Set(candidates.map((c) => c.id));
+  const map = new Map<string, string>();
+  const skipped: string[] = [];
+  const rest: string[] = [];
+  for (const name of new Set(names)) {
+    const explicit = options.modelMap?.[name];
+    if (explicit === null) skipped.push(name);
+    else if (explicit !== undefined) {
+      if (!ids.has(explicit))
+        throw new AppError("VALIDATION", `modelMap: "${name}" → "${explicit}" is not a candidate of this decision.`, {
+          field: "modelMap",
+          value: explicit,
+        });
+      map.set(name, explicit);
+    } else rest.push(name);
+  }
+  const matched = matchModels(rest, candidates);
+  for (const [name, id] of matched.matched) map.set(name, id);
+  const unattached: string[] = [];
+  if (matched.unmatched.length) {
+    if (options.skipUnmatched) skipped.push(...matched.unmatched);
+    else if (keepUnmatched) unattached.push(...matched.unmatched);
+    else
+      throw new UnmatchedModels(
+        matched.unmatched,
+        candidates.map(({ id, name }) => ({ id, name })),
+        format,
+      );
+  }
+  if (map.size === 0 && unattached.length === 0)
+    throw new UnmatchedModels(
+      skipped,
+      candidates.map(({ id, name }) => ({ id, name })),
+      format,
+    );
+  return { map, skipped, unattached };
+}
+
+async function importPublic<R extends { model: string }>(
+  kind: "LEADERBOARD" | "SERVING",
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: PublicImportOptions,
+  parse: (text: string) => ParseResult<R>,
+  store: (tx: Tx, importId: string, records: { record: R; candidateId: string | null }[]) => Promise<number>,
+  keepUnmatched = false,
+): Promise<PublicImportResult> {
+  const database = await getDatabase();
+  await requireImportableDecision(database, actor, decisionId);
+  const parsedOptions = optionsSchema.parse({ modelMap: options.modelMap, skipUnmatched: options.skipUnmatched });
+  const limits = { ...defaultLimits("public"), ...options.limits };
+  return withSpooledUpload(database, actor, decisionId, kind, file, limits, options, async (spooled) => {
+    const prisma = database.prisma;
+    const findExisting = async () => {
+      const row = await prisma.import.findFirst({
+        where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
+        select: { ...IMPORT_SUMMARY_SELECT, errors: true },
+      });
+      if (!row) return null;
+      const report = (row.errors ?? {}) as {
+        models?: Record<string, string>;
+        skippedModels?: string[];
+        unshortlistedModels?: string[];
+        warnings?: string[];
+      };
+      return {
+        ...summaryFrom(row, true, report.warnings ?? []),
+        models: report.models ?? {},
+        skippedModels: report.skippedModels ?? [],
+        unshortlistedModels: report.unshortlistedModels ?? [],
+        stored: row.rowCount,
+      };
+    };
+    const before = await findExisting();
+    if (before) return before;
+    const result = parse(await readText(spooled));
+    if (!result.ok) throw new ImportRejected(result.errors, result.errorCount, result.format);
+    if (result.records.length > limits.maxRows)
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `The file has ${result.records.length} records; the limit is ${limits.maxRows}.`,
+      );
+    const { map, skipped, unattached } = await mapModels(
+      decisionId,
+      result.records.map((r) => r.model),
+      parsedOptions,
+      result.format,
+      keepUnmatched,
+    );
+    const keep = new Set(unattached);
+    const kept = result.records.flatMap((record) => {
+      const candidateId = map.get(record.model) ?? null;
+      return candidateId || keep.has(record.model) ? [{ record, candidateId }] : [];
+    });
+    const content = await spooled.content();
+    const models = Object.fromEntries(map);
+    const report = { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings };
+    const created = await prisma.$transaction(
+      async (tx) => {
+        // The row lock and the editability rule inside the transaction (see lockImportableDecision).
+        await lockEditableDecision(tx, decisionId, "SHARE");
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
+        const again = await tx.import.findFirst({
+          where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
+          select: { id: true },
+        });
+        if (again) return null;
+        const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
+          decisionId,
+          kind,
+          format: result.format,
+          producerVersion: result.producerVersion ?? null,
+          fileName: spooled.name,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          content,
+          errors: report,
+          importedById: actor.id,
+        });
+        const row = {
+          id,
+          kind,
+          format: result.format,
+          producerVersion: result.producerVersion ?? null,
+          sha256: spooled.sha256,
+          sizeBytes: spooled.sizeBytes,
+          rowCount: 0,
+        };
+        const stored = await store(tx, row.id, kept);
+        await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
+        await recordAudit(tx, {
+          actor,
+          action: "evidence.import",
+          entityType: "Import",
+          entityId: row.id,
+          decisionId,
+          after: {
+            kind,
+            importId: row.id,
+            format: result.format,
+            producerVersion: result.producerVersion ?? null,
+            fileName: spooled.name,
+            sha256: spooled.sha256,
+            sizeBytes: spooled.sizeBytes,
+            stored,
+            models,
+            skippedModels: skipped,
+            unshortlistedModels: unattached.length,
+          },
+          request: options.request,
+        });
+        return {
+          ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings),
+          models,
+          skippedModels: skipped,
+          unshortlistedModels: unattached,
+          stored,
+        };
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+    return created ?? (await concurrentWinner(findExisting));
+  });
+}
+
+/** Leaderboard scores (stage 1/2 evidence), each format detected from the content unless chosen. */
+export function importLeaderboard(
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: PublicImportOptions = {},
+): Promise<PublicImportResult> {
+  return importPublic<LeaderboardRecord>(
+    "LEADERBOARD",
+    actor,
+    decisionId,
+    file,
+    options,
+    (text) => parseLeaderboard(text, { ...options.parseOptions, format: options.format }),
+    async (tx, importId, records) => {
+      const now = new Date();
+      const { count } = await tx.leaderboardScore.createMany({
+        data: records.map(({ record: r, candidateId }) => ({
+          decisionId,
+          candidateId,
+          modelName: r.model,
+          stage: r.stage,
+          suite: r.suite,
+          metric: r.metric,
+          value: r.value,
+          stderr: r.stderr ?? null,
+          ciLow: r.ciLow ?? null,
+          ciHigh: r.ciHigh ?? null,
+          votes: r.votes === undefined ? null : Math.round(r.votes),
+          higherIsBetter: r.higherIsBetter,
+          source: r.source,
+          retrievedAt: r.retrievedAt ? new Date(r.retrievedAt) : now,
+          importId,
+        })),
+      });
+      return count;
+    },
+    true,
+  );
+}
+
+const pct = (p: Pct | undefined) => (p === undefined ? undefined : JSON.parse(JSON.stringify(p)));
+
+/** Serving benchmarks (stage 5), units normalised to ms by the parsers, TPOT to Verdict's definition. */
+export function importServing(
+  actor: Actor,
+  decisionId: string,
+  file: UploadFile,
+  options: PublicImportOptions = {},
+): Promise<PublicImportResult> {
+  return importPublic<ServingRecord>(
+    "SERVING",
+    actor,
+    decisionId,
+    file,
+    options,
+    (text) => parseServing(text, { ...options.parseOptions, format: options.format }),
+    async (tx, importId, records) => {
+      const { count } = await tx.servingBenchmark.createMany({
+        data: records.map(({ record: r, candidateId }) => ({
+          decisionId,
+          candidateId: candidateId!, // serving files keep no unmatched rows (keepUnmatched is false)
+          tool: r.tool,
+          toolVersion: r.toolVersion ?? null,
+          concurrency: r.concurrency === undefined ? null : Math.round(r.concurrency),
+          requestRate: r.requestRate ?? null,
+          completed: r.completed === undefined ? 0 : Math.round(r.completed),
+          failed: r.failed === undefined ? 0 : Math.round(r.failed),
+          durationS: r.durationS ?? null,
+          meanInputTokens: r.meanInputTokens ?? null,
+          meanOutputTokens: r.meanOutputTokens ?? null,
+          requestThroughput: r.requestThroughput,
+          outputTokenThroughput: r.outputTokenThroughput ?? null,
+          totalTokenThroughput: r.totalTokenThroughput ?? null,
+          goodput: r.goodput ?? null,
+          ttftMs: pct(r.ttftMs),
+          tpotMs: pct(r.tpotMs),
+          itlMs: pct(r.itlMs),
+          e2eMs: pct(r.e2eMs),
+          tpotSource: r.tpotSource,
+          importId,
+        })),
+      });
+      return count;
+    },
+  );
+}

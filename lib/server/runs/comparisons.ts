@@ -1,0 +1,137 @@
+import "server-only";
+import { rawQuery, type Database } from "@/lib/db/connect";
+import { buildRunInput, type JoinedRow } from "@/lib/pack/run-input";
+import { runsThatCount } from "@/lib/pack/run-that-counts";
+import {
+  averagePrecision,
+  mcnemarAtThresholds,
+  pairedCostDifference,
+  pairedDeltaApInterval,
+  rankCounts,
+} from "@/lib/metrics";
+import { BOOTSTRAP_SEED } from "./eval-runs";
+
+/**
+ * Paired significance of every pair of a decision's newest computed runs on the same dataset
+ * version (SPEC §4): the paired bootstrap interval of ΔAP = AP(A) − AP(B) and the exact McNemar
+ * test on their errors at their operating thresholds. Both need the two runs' per-item scores
+ * aligned on the same items, so this runs once after runs are computed (like computeEvalRun) and
+ * stores its results; a page only reads them. Scores are built exactly as computeEvalRun builds
+ * them (parse failures and missing items count as errors), ordered by item id so they align.
+ */
+const storedThreshold = (metrics: unknown): number | null =>
+  (metrics as { parameters?: { threshold?: number } } | null)?.parameters?.threshold ?? null;
+
+export async function computeComparisons(database: Database, decisionId: string): Promise<number> {
+  const prisma = database.prisma;
+  const runs = await prisma.evalRun.findMany({
+    where: { decisionId, status: "DONE" },
+    select: {
+      id: true,
+      candidateId: true,
+      datasetVersionId: true,
+      status: true,
+      metrics: true,
+      candidate: { select: { operatingThreshold: true } },
+      decision: {
+        select: {
+          operatingThreshold: true,
+          evaluationDatasetVersionId: true,
+          prevalence: true,
+          costFn: true,
+          costFp: true,
+        },
+      },
+    },
+  });
+  const counting = runsThatCount(runs, runs[0]?.decision.evaluationDatasetVersionId ?? null);
+  // Group by dataset version: only runs on the same items can be paired.
+  const byVersion = new Map<number, (typeof runs)[number][]>();
+  for (const r of [...counting.values()].sort((a, b) => b.id - a.id))
+    byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
+
+  const results: {
+    runAId: number;
+    runBId: number;
+    decisionId: string;
+    items: number;
+    deltaAp: number | null;
+    deltaApLow: number | null;
+    deltaApHigh: number | null;
+    deltaCostPer1k: number | null;
+    deltaCostLow: number | null;
+    deltaCostHigh: number | null;
+    onlyACorrect: number;
+    onlyBCorrect: number;
+    mcnemarP: number | null;
+    thresholdA: number;
+    thresholdB: number;
+  }[] = [];
+  for (const [versionId, group] of byVersion) {
+    if (group.length < 2) continue;
+    const inputs = new Map<number, ReturnType<typeof buildRunInput>>();
+    for (const run of group) {
+      const rows = await rawQuery<JoinedRow>(
+        database,
+        `SELECT di.label, p.score, p.predicted, COALESCE(p."parseFailure", false) AS "parseFailure",
+                (p."itemId" IS NULL) AS missing, NULL AS slice
+           FROM "DatasetItem" di
+           LEFT JOIN "Prediction" p ON p."evalRunId" = $1 AND p."itemId" = di."itemId"
+          WHERE di."datasetVersionId" = $2
+          ORDER BY di."itemId"`,
+        [run.id, versionId],
+      );
+      inputs.set(run.id, buildRunInput(rows));
+    }
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const a = group[i]!;
+        const b = group[j]!;
+        const ia = inputs.get(a.id)!;
+        const ib = inputs.get(b.id)!;
+        // Each run's stored operating threshold: the rule's choice where the decision has one (issue 14).
+        const thresholdA =
+          storedThreshold(a.metrics) ?? a.candidate.operatingThreshold ?? a.decision.operatingThreshold;
+        const thresholdB =
+          storedThreshold(b.metrics) ?? b.candidate.operatingThreshold ?? b.decision.operatingThreshold;
+        const apA = averagePrecision(rankCounts(ia.labels, ia.scores)).value;
+        const apB = averagePrecision(rankCounts(ib.labels, ib.scores)).value;
+        const interval = pairedDeltaApInterval(ia.labels, ia.scores, ib.scores, {
+          replicates: 1000,
+          seed: BOOTSTRAP_SEED,
+        }).value;
+        const mcnemar = mcnemarAtThresholds(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB);
+        const d = a.decision;
+        const cost = pairedCostDifference(ia.labels, ia.scores, thresholdA, ib.scores, thresholdB, {
+          prevalence: d.prevalence,
+          costFalseNegative: d.costFn,
+          costFalsePositive: d.costFp,
+          replicates: 1000,
+          seed: BOOTSTRAP_SEED,
+        }).value;
+        results.push({
+          runAId: a.id,
+          runBId: b.id,
+          decisionId,
+          items: ia.labels.length,
+          deltaAp: apA !== null && apB !== null ? apA - apB : null,
+          deltaApLow: interval?.[0] ?? null,
+          deltaApHigh: interval?.[1] ?? null,
+          deltaCostPer1k: cost?.deltaPer1k ?? null,
+          deltaCostLow: cost?.interval.value?.[0] ?? null,
+          deltaCostHigh: cost?.interval.value?.[1] ?? null,
+          onlyACorrect: mcnemar.onlyACorrect,
+          onlyBCorrect: mcnemar.onlyBCorrect,
+          mcnemarP: Number.isFinite(mcnemar.pValue) ? mcnemar.pValue : null,
+          thresholdA,
+          thresholdB,
+        });
+      }
+    }
+  }
+  await prisma.$transaction([
+    prisma.runComparison.deleteMany({ where: { decisionId } }),
+    prisma.runComparison.createMany({ data: results }),
+  ]);
+  return results.length;
+}
