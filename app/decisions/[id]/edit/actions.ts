@@ -5,8 +5,17 @@ import { recomputingMessage } from "@/lib/decisions/messages";
 import { candidateCreateSchema, candidateSchema, resemblanceSchema, shortlistSchema } from "@/lib/schemas/candidate";
 import { archiveSchema, decisionParametersSchema, evaluationVersionSchema } from "@/lib/schemas/decision";
 import { defineAction } from "@/lib/server/action";
-import { createCandidate, removeCandidate, shortlistCandidates, updateCandidate } from "@/lib/server/decisions/candidates";
-import { setDecisionArchived, setEvaluationDatasetVersion, updateDecisionParameters } from "@/lib/server/decisions/decisions";
+import {
+  createCandidate,
+  removeCandidate,
+  shortlistCandidates,
+  updateCandidate,
+} from "@/lib/server/decisions/candidates";
+import {
+  setDecisionArchived,
+  setEvaluationDatasetVersion,
+  updateDecisionParameters,
+} from "@/lib/server/decisions/decisions";
 import { answerResemblance } from "@/lib/server/decisions/resemblances";
 
 const OPTIONAL = [
