@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectLeaderboardFormat, parseLeaderboard } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const JUNE_2023 = fixture("chatbot-arena", "leaderboard_table_20230619.csv");
 const DEC_2023 = fixture("chatbot-arena", "leaderboard_table_20231206.csv");

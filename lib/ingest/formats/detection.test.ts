@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectLeaderboardFormat, detectServingFormat, parseLeaderboard, parseServing } from "./index";
-import { expectFail, fixture } from "./test-fixtures";
+import { expectFail, fixture } from "./fixtures.test-helpers";
 
 // Every real sample, the format it must be detected as, and its kind.
 const SAMPLES: [folder: string, file: string, format: string, kind: "leaderboard" | "serving"][] = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const JSON_EXPORT = fixture("genai-perf", "profile_export_genai_perf.json");
 const CSV_EXPORT = fixture("genai-perf", "profile_export_genai_perf.csv");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { MAX_REPORTED_ERRORS } from "./issues";
 import { detectLeaderboardFormat, parseLeaderboard } from "./index";
-import { expectFail, expectOk } from "./test-fixtures";
+import { expectFail, expectOk } from "./fixtures.test-helpers";
 
 const HEADER = "model,suite,metric,value,stderr,ci_low,ci_high,votes,source,retrieved_at";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
-import { expectFail, expectOk } from "./test-fixtures";
+import { expectFail, expectOk } from "./fixtures.test-helpers";
 
 const HEADER =
   "model,tool,concurrency,completed,failed,request_throughput,ttft_mean_ms,ttft_p99_ms,tpot_mean_ms,tpot_p99_ms,e2e_p50_ms";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const V05 = fixture("guidellm", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json");
 const V02 = fixture("guidellm", "benchmarks_stripped_v0.2-era.json");

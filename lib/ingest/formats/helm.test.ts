@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectLeaderboardFormat, parseLeaderboard } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const STATS = fixture("helm", "run/stats.json");
 const GROUPS = fixture("helm", "summary/groups_safety_scenarios.json");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const SUMMARY = fixture("llmperf", "meta-llama-Llama-2-7b-chat-hf_550_150_summary.json");
 const RESPONSES = fixture("llmperf", "meta-llama-Llama-2-7b-chat-hf_550_150_individual_responses.json");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectLeaderboardFormat, parseLeaderboard } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const RESULTS = fixture("lm-eval-harness", "results_2026-07-08T18-15-33.115417.json");
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectLeaderboardFormat, parseLeaderboard } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const V2 = fixture("open-llm-leaderboard", "open_llm_leaderboard_v2_contents.FIRST1000ROWS.csv");
 const V1 = fixture("open-llm-leaderboard", "v1_scrape_20231031.csv");

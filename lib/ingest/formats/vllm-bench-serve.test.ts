@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { detectServingFormat, parseServing } from "./index";
-import { expectFail, expectOk, fixture } from "./test-fixtures";
+import { expectFail, expectOk, fixture } from "./fixtures.test-helpers";
 
 const FAILED = fixture("vllm-bench-serve", "bench_serve_all_requests_failed_v0.25.1.json");
 const SWEEP = fixture("vllm-bench-serve", "sweep_run=0.json");

@@ -5,7 +5,7 @@ import { parseLeaderboard, parseServing, type ParseOptions } from "@/lib/ingest/
 import { db } from "../db";
 import { importLeaderboard, importServing, UnmatchedModels, type UploadFile } from ".";
 import { makeActor, makeDecision } from "@/test/factories";
-import { expectOk } from "@/lib/ingest/formats/test-fixtures";
+import { expectOk } from "@/lib/ingest/formats/fixtures.test-helpers";
 
 /**
  * Every real sample in test/fixtures/external goes through the server importer into the real
