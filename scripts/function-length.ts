@@ -1,6 +1,6 @@
 // Fails when a function in the app's own code is longer than a reader can hold in mind.
 // `npm run check` runs it; `tsx scripts/function-length.ts --list 100` lists every function of 100
-// lines or more without failing. Generated code, demo data, tests, fixtures and benchmarks are
+// lines or more without failing; `--repo DIR` checks another tree. Generated code, demo data, tests, fixtures and benchmarks are
 // left out: their length is data, not logic.
 import fs from "node:fs";
 import path from "node:path";
@@ -51,8 +51,8 @@ export function functionLengths(file: string, text = fs.readFileSync(file, "utf8
   return found;
 }
 
-export function longFunctions(atLeast: number, roots = ROOTS): LongFunction[] {
-  return roots
+export function longFunctions(atLeast: number, repo = "."): LongFunction[] {
+  return ROOTS.map((root) => path.join(repo, root))
     .flatMap(sourceFiles)
     .flatMap((file) => functionLengths(file))
     .filter((fn) => fn.lines >= atLeast)
@@ -62,7 +62,8 @@ export function longFunctions(atLeast: number, roots = ROOTS): LongFunction[] {
 function main() {
   const listAt = process.argv.indexOf("--list");
   const atLeast = listAt >= 0 ? Number(process.argv[listAt + 1] ?? 100) : MAX_FUNCTION_LINES + 1;
-  const found = longFunctions(atLeast);
+  const repoAt = process.argv.indexOf("--repo");
+  const found = longFunctions(atLeast, repoAt >= 0 ? process.argv[repoAt + 1] : ".");
   for (const fn of found) console.log(`${fn.file}:${fn.line} ${fn.name} — ${fn.lines} lines`);
   if (listAt >= 0) return;
   if (found.length > 0) {
