@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import type { ParseIssue } from "../../lib/ingest/formats/types";
 import { readLabelledScores, type LabelledScores } from "../../lib/ingest/labelled-scores";
 import { detectTabularFormat, type TabularFormat } from "../../lib/ingest/records";
+import { fileSource } from "../../lib/files/file-source";
 import { evaluate, type EvaluateOptions } from "../../lib/metrics/evaluate";
 
 export const HELP = `usage: verdict metrics --input FILE|- [options]
@@ -94,15 +95,19 @@ export function parseOptions(
 async function readInput(input: string, format: TabularFormat | undefined): Promise<LabelledScores> {
   if (input !== STDIN)
     return readLabelledScores(
-      input,
-      await detectTabularFormat(input, path.basename(input), format),
+      fileSource(input),
+      await detectTabularFormat(fileSource(input), path.basename(input), format),
       MAX_REPORTED_ERRORS,
     );
   const dir = await mkdtemp(path.join(tmpdir(), "verdict-metrics-"));
   try {
     const file = path.join(dir, "stdin");
     await pipeline(process.stdin, createWriteStream(file));
-    return await readLabelledScores(file, await detectTabularFormat(file, "", format), MAX_REPORTED_ERRORS);
+    return await readLabelledScores(
+      fileSource(file),
+      await detectTabularFormat(fileSource(file), "", format),
+      MAX_REPORTED_ERRORS,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import type { ParseIssue } from "./formats/types";
 import { COLUMN_NAMES, readLabel, readNumber } from "./buyer-rows";
 import { pickColumn, show, type TabularFormat } from "./records";
 import { typedRows, type RowRules } from "./typed-rows";
+import type { ByteSource } from "./byte-source";
 
 /**
  * Labelled scores for `verdict metrics`: a gold label and a score per row, read by the upload's
@@ -80,9 +81,9 @@ class Columns {
   }
 }
 
-/** Reads every row of `file`; rows are kept only while no problem has been found. */
+/** Reads every row of `source`; rows are kept only while no problem has been found. */
 export async function readLabelledScores(
-  file: string,
+  source: ByteSource,
   format: TabularFormat,
   maxIssues = 100,
 ): Promise<LabelledScores> {
@@ -100,7 +101,7 @@ export async function readLabelledScores(
     },
   };
   const columns = new Columns();
-  for await (const batch of typedRows(file, format, labelledScoreRules, state)) {
+  for await (const batch of typedRows(source, format, labelledScoreRules, state)) {
     if (issueCount > 0) continue; // the file is rejected; go on reading only to report every problem
     for (const { row } of batch) columns.push(row.label, row.score);
   }

@@ -5,6 +5,7 @@ import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { READ_BYTES, readCsvRecords, type RecordEvent } from "./records";
+import { fileSource } from "@/lib/files/file-source";
 
 const dir = mkdtempSync(path.join(tmpdir(), "verdict-csv-"));
 let n = 0;
@@ -12,7 +13,7 @@ async function events(text: string | Buffer): Promise<RecordEvent[]> {
   const file = path.join(dir, `f${n++}.csv`);
   writeFileSync(file, text);
   const out: RecordEvent[] = [];
-  for await (const ev of readCsvRecords(file)) out.push(ev);
+  for await (const ev of readCsvRecords(fileSource(file))) out.push(ev);
   return out;
 }
 

@@ -1,12 +1,11 @@
-import { createReadStream } from "node:fs";
 import { parse } from "csv-parse";
-import { open, readFile } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
+import type { ByteSource } from "./byte-source";
 import type { ParseIssue } from "./formats/types";
 
 /**
  * Streaming record readers for the buyer's own evidence (datasets, predictions): one record at a
- * time from a file on disk, never the whole file in memory. CSV goes through csv-parse (BOM, CRLF,
+ * time from a byte source (a file on disk, lib/files), never the whole file in memory. CSV goes through csv-parse (BOM, CRLF,
  * quoted fields with commas, quotes and newlines); JSON Lines through readline. Invalid UTF-8 is
  * an error naming its line. Each record carries the 1-based line on which it starts.
  */
@@ -22,7 +21,11 @@ export type RecordEvent =
   | { kind: "file-error"; issue: ParseIssue };
 
 /** Format from the explicit choice, else the extension, else the first byte ("{" ⇒ JSON Lines). */
-export async function detectTabularFormat(file: string, fileName: string, explicit?: string): Promise<TabularFormat> {
+export async function detectTabularFormat(
+  source: ByteSource,
+  fileName: string,
+  explicit?: string,
+): Promise<TabularFormat> {
   if (explicit) {
     const f = explicit.toLowerCase();
     if (f === "csv" || f === "jsonl" || f === "parquet") return f;
@@ -33,21 +36,15 @@ export async function detectTabularFormat(file: string, fileName: string, explic
   if (lower.endsWith(".csv") || lower.endsWith(".tsv")) return "csv";
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson") || lower.endsWith(".json")) return "jsonl";
   if (lower.endsWith(".parquet")) return "parquet";
-  const handle = await open(file, "r");
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
-    const head = buffer.subarray(0, bytesRead);
-    if (head.subarray(0, 4).toString("latin1") === "PAR1") return "parquet";
-    return head
-      .toString("utf8")
-      .replace(/^\uFEFF/, "")
-      .trimStart()
-      .startsWith("{")
-      ? "jsonl"
-      : "csv";
-  } finally {
-    await handle.close();
-  }
+  const head = await source.head(256);
+  if (head.subarray(0, 4).toString("latin1") === "PAR1") return "parquet";
+  return head
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart()
+    .startsWith("{")
+    ? "jsonl"
+    : "csv";
 }
 
 export class InvalidUtf8Error extends Error {
@@ -65,15 +62,14 @@ export class InvalidUtf8Error extends Error {
  */
 export const READ_BYTES = 1 << 16;
 
-export async function* utf8Chunks(file: string): AsyncGenerator<string> {
+export async function* utf8Chunks(source: ByteSource): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: READ_BYTES }))
-      yield decoder.decode(chunk as Buffer, { stream: true });
+    for await (const chunk of source.chunks(READ_BYTES)) yield decoder.decode(chunk, { stream: true });
     const rest = decoder.decode();
     if (rest) yield rest;
   } catch (error) {
-    if (error instanceof TypeError) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file));
+    if (error instanceof TypeError) throw new InvalidUtf8Error(await firstInvalidUtf8Line(source));
     throw error;
   }
 }
@@ -83,17 +79,17 @@ export async function* utf8Chunks(file: string): AsyncGenerator<string> {
  * InvalidUtf8Error naming its line) and cut at a character boundary (READ_BYTES at a time). For csv-parse, which parses
  * bytes: handing it decoded text would cost a decode here and an encode there per chunk.
  */
-export async function* utf8Buffers(file: string): AsyncGenerator<Buffer> {
+export async function* utf8Buffers(source: ByteSource): AsyncGenerator<Buffer> {
   let carry: Buffer | null = null;
-  for await (const read of createReadStream(file, { highWaterMark: READ_BYTES })) {
-    const chunk: Buffer = carry ? Buffer.concat([carry, read as Buffer]) : (read as Buffer);
+  for await (const read of source.chunks(READ_BYTES)) {
+    const chunk: Buffer = carry ? Buffer.concat([carry, read]) : read;
     const end = completeUtf8Length(chunk);
     const whole = chunk.subarray(0, end);
-    if (!isUtf8(whole)) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file));
+    if (!isUtf8(whole)) throw new InvalidUtf8Error(await firstInvalidUtf8Line(source));
     carry = end < chunk.length ? Buffer.from(chunk.subarray(end)) : null;
     if (whole.length) yield whole;
   }
-  if (carry) throw new InvalidUtf8Error(await firstInvalidUtf8Line(file)); // the file ends inside a character
+  if (carry) throw new InvalidUtf8Error(await firstInvalidUtf8Line(source)); // the file ends inside a character
 }
 
 /** Bytes up to the start of a multi-byte sequence cut short by the chunk's end (at most 3 bytes back). */
@@ -108,8 +104,8 @@ function completeUtf8Length(bytes: Buffer): number {
 }
 
 /** Error path only: the line holding the first byte sequence that is not UTF-8. */
-async function firstInvalidUtf8Line(file: string): Promise<number> {
-  const bytes = await readFile(file);
+async function firstInvalidUtf8Line(source: ByteSource): Promise<number> {
+  const bytes = await source.all();
   const strict = new TextDecoder("utf-8", { fatal: true });
   let start = 0;
   for (let line = 1; start <= bytes.length; line++) {
@@ -144,7 +140,7 @@ const CSV_BATCH = 2048;
  * inside a quoted field as two lines: a record starts one line after the previous one ends, and
  * spans one line plus the line breaks inside its (quoted) fields.
  */
-export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[]> {
+export async function* readCsvBatches(source: ByteSource): AsyncGenerator<RecordEvent[]> {
   // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
   // csv-parse's parser is driven directly, a file chunk at a time: its records come back in an
   // array, without a stream hop (a promise) per record.
@@ -198,7 +194,7 @@ export async function* readCsvBatches(file: string): AsyncGenerator<RecordEvent[
   };
   let failure: unknown = null;
   try {
-    for await (const chunk of utf8Buffers(file)) {
+    for await (const chunk of utf8Buffers(source)) {
       const error = api.parse(chunk, false, push, close);
       yield* take();
       if (error !== undefined) {
@@ -232,12 +228,12 @@ type CsvApi = {
 };
 
 /** Record events one at a time (small files, tests). */
-export async function* readCsvRecords(file: string): AsyncGenerator<RecordEvent> {
-  for await (const batch of readCsvBatches(file)) yield* batch;
+export async function* readCsvRecords(source: ByteSource): AsyncGenerator<RecordEvent> {
+  for await (const batch of readCsvBatches(source)) yield* batch;
 }
 
 /** JSON Lines: one object per line, in batches; blank lines skipped; a line that is not a JSON object is a row error. */
-export async function* readJsonlBatches(file: string): AsyncGenerator<RecordEvent[]> {
+export async function* readJsonlBatches(source: ByteSource): AsyncGenerator<RecordEvent[]> {
   let rest = "";
   let line = 0;
   let first = true;
@@ -277,7 +273,7 @@ export async function* readJsonlBatches(file: string): AsyncGenerator<RecordEven
     batch.push({ kind: "record", line, values });
   };
   try {
-    for await (const chunk of utf8Chunks(file)) {
+    for await (const chunk of utf8Chunks(source)) {
       const text = rest + chunk;
       const batch: RecordEvent[] = [];
       let pos = 0;
@@ -296,8 +292,8 @@ export async function* readJsonlBatches(file: string): AsyncGenerator<RecordEven
   }
 }
 
-export async function* readJsonlRecords(file: string): AsyncGenerator<RecordEvent> {
-  for await (const batch of readJsonlBatches(file)) yield* batch;
+export async function* readJsonlRecords(source: ByteSource): AsyncGenerator<RecordEvent> {
+  for await (const batch of readJsonlBatches(source)) yield* batch;
 }
 
 function fileIssue(error: unknown, fallbackLine: number): ParseIssue {
@@ -331,12 +327,12 @@ export function pickColumn(
  * INT64 values come as bigint: exact ones become numbers, others decimal strings. A record's
  * `line` is its 1-based row number (a Parquet file has no lines); the header is "line" 0.
  */
-export async function* readParquetBatches(file: string): AsyncGenerator<RecordEvent[]> {
+export async function* readParquetBatches(source: ByteSource): AsyncGenerator<RecordEvent[]> {
   let metadata;
   let buffer;
   const hp = await import("hyparquet");
   try {
-    buffer = await hp.asyncBufferFromFile(file);
+    buffer = await source.randomAccess();
     metadata = await hp.parquetMetadataAsync(buffer);
   } catch (error) {
     yield [

@@ -1,5 +1,6 @@
 import type { ParseIssue } from "./formats/types";
 import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent, type TabularFormat } from "./records";
+import type { ByteSource } from "./byte-source";
 
 /**
  * The walk from record events to typed rows that every reader of the buyer's own evidence
@@ -29,12 +30,12 @@ export interface RowStream {
 
 export type Typed<R> = { row: R; line: number };
 
-export function tabularBatches(file: string, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
+export function tabularBatches(source: ByteSource, format: TabularFormat): AsyncGenerator<RecordEvent[]> {
   return format === "csv"
-    ? readCsvBatches(file)
+    ? readCsvBatches(source)
     : format === "parquet"
-      ? readParquetBatches(file)
-      : readJsonlBatches(file);
+      ? readParquetBatches(source)
+      : readJsonlBatches(source);
 }
 
 /**
@@ -42,7 +43,7 @@ export function tabularBatches(file: string, format: TabularFormat): AsyncGenera
  * more rows than `limit.rows` throws `limit.error()` as soon as the row after the limit is read.
  */
 export async function* typedRows<R>(
-  file: string,
+  source: ByteSource,
   format: TabularFormat,
   rules: RowRules<R>,
   state: RowStream,
@@ -53,7 +54,7 @@ export async function* typedRows<R>(
   let sawHeader = false;
   let stop = false;
   const maxRows = limit?.rows ?? Infinity;
-  for await (const events of tabularBatches(file, format)) {
+  for await (const events of tabularBatches(source, format)) {
     const out: Typed<R>[] = [];
     for (const ev of events) {
       if (ev.kind === "file-error") {

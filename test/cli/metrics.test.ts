@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ParseIssue } from "@/lib/ingest/formats/types";
 import { readDatasetRow, resolveDatasetColumns } from "@/lib/ingest/buyer-rows";
 import { typedRows } from "@/lib/ingest/typed-rows";
+import { fileSource } from "@/lib/files/file-source";
 import { loadSklearnFixtures } from "../fixtures/sklearn/load";
 import { root, verdict, SPAWN_TIMEOUT } from "./run-verdict";
 
@@ -45,7 +46,7 @@ async function uploadIssues(file: string): Promise<ParseIssue[]> {
         : r;
     },
   };
-  for await (const batch of typedRows(file, "csv", rules, state)) void batch;
+  for await (const batch of typedRows(fileSource(file), "csv", rules, state)) void batch;
   return issues;
 }
 

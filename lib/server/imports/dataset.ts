@@ -3,6 +3,7 @@ import { rawQuery } from "@/lib/db/connect";
 import { z } from "zod";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { detectTabularFormat, type TabularFormat } from "@/lib/ingest/records";
+import { fileSource } from "@/lib/files/file-source";
 import {
   readDatasetRow,
   resolveDatasetColumns,
@@ -72,7 +73,7 @@ export function datasetSpec(
 
 async function tabularFormat(path: string, name: string, explicit?: string): Promise<TabularFormat> {
   try {
-    return await detectTabularFormat(path, name, explicit);
+    return await detectTabularFormat(fileSource(path), name, explicit);
   } catch (error) {
     throw new ImportRejected([{ field: "format", value: explicit, reason: (error as Error).message }], 1);
   }

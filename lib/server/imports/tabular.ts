@@ -1,6 +1,7 @@
 import "server-only";
 import type { TabularFormat } from "@/lib/ingest/records";
 import { typedRows as ingestTypedRows, type RowRules, type RowStream, type Typed } from "@/lib/ingest/typed-rows";
+import { fileSource } from "@/lib/files/file-source";
 import { csvRow } from "@/lib/db/bulk-copy";
 import type { RawTx } from "../raw-tx";
 import { ChunkBuffer, Issues } from "./import-record";
@@ -48,7 +49,7 @@ export function typedRows<R>(
   state: StreamState,
   maxRows: number,
 ): AsyncGenerator<Typed<R>[]> {
-  return ingestTypedRows(file, format, spec, state, {
+  return ingestTypedRows(fileSource(file), format, spec, state, {
     rows: maxRows,
     error: () => tooLarge("its row count", maxRows, "rows"),
   });
