@@ -36,31 +36,51 @@ export interface CostOptimum extends CostPoint {
 }
 
 /**
+ * The cost optimum's tie rule (SPEC §4): a lower expected cost wins and, at an equal cost, the
+ * higher threshold (fewer items flagged). It does not depend on the order the points are visited
+ * in, so the engine (every observed score) and the pack's what-if (the stored curve points) agree.
+ */
+export function isCheaper(point: CostPoint, best: CostPoint | null): boolean {
+  return (
+    best === null ||
+    point.expectedCostPer1k < best.expectedCostPer1k ||
+    (point.expectedCostPer1k === best.expectedCostPer1k && point.threshold > best.threshold)
+  );
+}
+
+/** The cost-optimal point among some (threshold, cost) points by {@link isCheaper}; null when there are none. */
+export function cheapestPoint(points: Iterable<CostPoint>): CostPoint | null {
+  let best: CostPoint | null = null;
+  for (const point of points) if (isCheaper(point, best)) best = point;
+  return best;
+}
+
+/**
  * Cost-optimal threshold: argmin over the observed distinct scores t of the expected cost of
  * s ≥ t (SPEC §4). Only observed scores are candidates, so the answer is always a threshold one
  * can deploy; "predict nothing positive" (t = +∞) is reported beside it, not chosen. Ties go to
- * the highest threshold (fewest items flagged).
+ * the highest threshold (fewest items flagged), by {@link isCheaper}.
  */
 export function costOptimalThreshold(counts: RankedCounts, model: CostModel): Maybe<CostOptimum> {
   if (counts.thresholds.length === 0) return undefinedBecause(REASONS.noItems);
   if (counts.positives === 0) return undefinedBecause(REASONS.noPositives);
   if (counts.negatives === 0) return undefinedBecause(REASONS.noNegatives);
-  let best = -1;
-  let bestCost = Infinity;
+  let best: CostPoint | null = null;
   for (let i = counts.thresholds.length - 1; i >= 0; i--) {
-    const cost = expectedCostPer1k(
-      (counts.tps[i] as number) / counts.positives,
-      (counts.fps[i] as number) / counts.negatives,
-      model,
-    );
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = i;
-    }
+    const point: CostPoint = {
+      threshold: counts.thresholds[i] as number,
+      expectedCostPer1k: expectedCostPer1k(
+        (counts.tps[i] as number) / counts.positives,
+        (counts.fps[i] as number) / counts.negatives,
+        model,
+      ),
+    };
+    if (isCheaper(point, best)) best = point;
   }
+  const optimum = best!; // there is at least one threshold, so one point was taken
   return defined({
-    threshold: counts.thresholds[best] as number,
-    expectedCostPer1k: bestCost,
+    threshold: optimum.threshold,
+    expectedCostPer1k: optimum.expectedCostPer1k,
     predictNothingCostPer1k: expectedCostPer1k(0, 0, model),
   });
 }

@@ -6,6 +6,7 @@ import { costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } fro
 import { kendallTau, rankBy, rankReversals, type NamedRanking, type Reversal } from "./ranks";
 import { scoreTables } from "./score-tables";
 import { bestCandidateId, comparisonsAgainst } from "./significance";
+import type { FunnelEntry, TotalCost } from "./stage-types";
 
 /**
  * The gate table, the elimination funnel, the total cost and the rank comparison (SPEC §3
@@ -40,14 +41,6 @@ export function gateTable(data: PackFigures): CandidateGates[] {
   });
 }
 
-export interface FunnelEntry {
-  candidateId: string;
-  name: string;
-  /** The stage at which the candidate fell (3–5), or null when it passes every gate. */
-  fellAt: 3 | 4 | 5 | null;
-  reasons: string[];
-}
-
 /** At which stage each rejected candidate fell and why: its first failing stage's failing gates. */
 export function eliminationFunnel(data: PackFigures, gates: CandidateGates[] = gateTable(data)): FunnelEntry[] {
   return data.candidates.map((c) => {
@@ -61,15 +54,6 @@ export function eliminationFunnel(data: PackFigures, gates: CandidateGates[] = g
       reasons: failing.filter((x) => x.stage === fellAt).map((x) => `${x.label}: ${x.detail}`),
     };
   });
-}
-
-export interface TotalCost {
-  candidateId: string;
-  /** Expected error cost per 1,000 items at π, at the operating threshold (stage 4). */
-  errorCostPer1k: number | null;
-  /** Serving cost per 1,000 requests at the SLO concurrency (stage 5); one request per item. */
-  servingCostPer1k: number | null;
-  totalPer1k: number | null;
 }
 
 export function totalCosts(data: PackFigures): TotalCost[] {

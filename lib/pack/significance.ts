@@ -1,5 +1,5 @@
-import type { FunnelEntry, TotalCost } from "./across-stages";
 import type { PackComparison, PackFigures } from "./pack-data";
+import type { FunnelEntry, TotalCost } from "./stage-types";
 
 /**
  * "Where two candidates are close, the pack says whether the difference is significant on this

@@ -1,4 +1,5 @@
-import type { CandidateGates, TotalCost } from "./across-stages";
+import type { CandidateGates } from "./across-stages";
+import type { TotalCost } from "./stage-types";
 import { failedGates, type Gate } from "./gates";
 import type { PackData, PackDecision } from "./pack-data";
 import type { PackResults } from "./pack-results";

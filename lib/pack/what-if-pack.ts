@@ -1,10 +1,11 @@
+import { expectedCostPer1k } from "@/lib/metrics/cost";
 import { wilsonInterval } from "@/lib/metrics/intervals";
 import { acrossStages } from "./across-stages";
 import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
 import type { PackData, PackFigures, RunFigures } from "./pack-data";
 import { runFigures } from "./operating-figures";
 import { packResults } from "./pack-results";
-import { expectedCostPer1k, precisionAtPrevalence, whatIfAt } from "./what-if";
+import { costModel, precisionAtPrevalence, whatIfAt } from "./what-if";
 
 /**
  * "What if" for the whole pack (issue 10 item 4): the committee's threshold and prevalence
@@ -15,7 +16,8 @@ import { expectedCostPer1k, precisionAtPrevalence, whatIfAt } from "./what-if";
  * counts: small enough to send to the page, exact at every stored point.
  *
  * At the stored parameters the stored figures are used unchanged, so the what-if derivation then
- * equals the stored results exactly. Otherwise, per SPEC §4 at threshold t and prevalence π:
+ * equals the stored results exactly. Otherwise, per SPEC §4 at threshold t and prevalence π, with
+ * the metrics engine's formulas (through what-if.ts):
  *   recall = TP/P (unchanged by π), its Wilson 95% interval from (TP, P),
  *   precision_π = π·TPR / (π·TPR + (1−π)·FPR),
  *   expected cost per 1,000 = 1000·(π·(1−TPR)·C_FN + (1−π)·FPR·C_FP),
@@ -125,7 +127,7 @@ export function figuresAt(run: WhatIfRun, pack: Pick<WhatIfPack, "decision">, at
             reweighted: {
               averagePrecision: at.prevalence === pack.decision.prevalence ? stored.averagePrecision : null,
               precision: n > 0 ? precisionAtPrevalence(tpr, fpr, at.prevalence) : null,
-              expectedCostPer1k: p > 0 && n > 0 ? expectedCostPer1k(tpr, fpr, costs) : null,
+              expectedCostPer1k: p > 0 && n > 0 ? expectedCostPer1k(tpr, fpr, costModel(costs)) : null,
             },
           }
         : {}),

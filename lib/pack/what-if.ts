@@ -1,9 +1,14 @@
+import { cheapestPoint, expectedCostPer1k, type CostModel } from "@/lib/metrics/cost";
+import { precisionAtPrevalence as precisionAtPrevalenceOrReason } from "@/lib/metrics/prevalence";
+
+export { precisionVersusPrevalence } from "@/lib/metrics/prevalence";
+
 /**
- * The stress test's "what if" arithmetic (SPEC §4), pure and cheap enough to run in the browser
- * on every keystroke. It works on the stored, downsampled ROC curve, whose points carry their
- * thresholds, TPR and FPR: every figure is exact at the points shown, because
- *   precision_π(t) = π·TPR(t) / (π·TPR(t) + (1−π)·FPR(t))          (recall is unchanged by π)
- *   expected cost per 1,000 items = 1000·(π·(1−TPR(t))·C_FN + (1−π)·FPR(t)·C_FP).
+ * The stress test's "what if" (SPEC §4), pure and cheap enough to run in the browser on every
+ * keystroke. It works on the stored, downsampled ROC curve, whose points carry their thresholds,
+ * TPR and FPR, and evaluates them with the metrics engine's own formulas (lib/metrics: precision
+ * at π, expected cost per 1,000, the cost optimum's tie rule, precision versus prevalence), so every
+ * figure is exact at the points shown and equals the stored one at the stored parameters.
  * A threshold between two stored points snaps to the stored point predicting the same positives
  * as the nearest stored threshold at or above it (predicted positive ⇔ s ≥ t); the figures say
  * which stored threshold they are for.
@@ -31,13 +36,14 @@ export interface RocPoint {
   fpr: number;
 }
 
-export function precisionAtPrevalence(tpr: number, fpr: number, prevalence: number): number | null {
-  const denominator = prevalence * tpr + (1 - prevalence) * fpr;
-  return denominator > 0 ? (prevalence * tpr) / denominator : null;
+/** The engine's cost model for the pack's parameters (the decision names its costs C_FN and C_FP). */
+export function costModel(p: CostParameters): CostModel {
+  return { prevalence: p.prevalence, costFalseNegative: p.costFn, costFalsePositive: p.costFp };
 }
 
-export function expectedCostPer1k(tpr: number, fpr: number, p: CostParameters): number {
-  return 1000 * (p.prevalence * (1 - tpr) * p.costFn + (1 - p.prevalence) * fpr * p.costFp);
+/** Precision at π as the pack shows it: the engine's figure, null where it is undefined. */
+export function precisionAtPrevalence(tpr: number, fpr: number, prevalence: number): number | null {
+  return precisionAtPrevalenceOrReason(tpr, fpr, prevalence).value;
 }
 
 /** The stored points; the first is scikit-learn's prepended (0, 0) point (threshold max + 1 or +∞): predict nothing. */
@@ -73,7 +79,7 @@ export function whatIfAt(roc: RocCurve, threshold: number, p: CostParameters): W
     recall: point.tpr,
     fpr: point.fpr,
     precision: precisionAtPrevalence(point.tpr, point.fpr, p.prevalence),
-    expectedCostPer1k: expectedCostPer1k(point.tpr, point.fpr, p),
+    expectedCostPer1k: expectedCostPer1k(point.tpr, point.fpr, costModel(p)),
   };
 }
 
@@ -111,39 +117,19 @@ export function prAtPrevalence(
 
 /** Expected cost per 1,000 items at each stored threshold (x = threshold, ascending). */
 export function costByThreshold(roc: RocCurve, p: CostParameters): { x: number; y: number; threshold: number }[] {
+  const model = costModel(p);
   return rocPoints(roc)
     .filter((pt): pt is RocPoint & { threshold: number } => pt.threshold !== null)
-    .map((pt) => ({ x: pt.threshold, y: expectedCostPer1k(pt.tpr, pt.fpr, p), threshold: pt.threshold }))
+    .map((pt) => ({ x: pt.threshold, y: expectedCostPer1k(pt.tpr, pt.fpr, model), threshold: pt.threshold }))
     .sort((a, b) => a.x - b.x);
 }
 
-/** The cost-optimal stored threshold (ties go to the higher threshold: fewer items flagged). */
+/** The cost-optimal stored threshold, by the engine's tie rule (ties go to the higher threshold). */
 export function costOptimumOfPoints(
   roc: RocCurve,
   p: CostParameters,
 ): { threshold: number; expectedCostPer1k: number } | null {
-  let best: { threshold: number; expectedCostPer1k: number } | null = null;
-  for (const pt of costByThreshold(roc, p)) {
-    if (
-      best === null ||
-      pt.y < best.expectedCostPer1k ||
-      (pt.y === best.expectedCostPer1k && pt.threshold > best.threshold)
-    ) {
-      best = { threshold: pt.threshold, expectedCostPer1k: pt.y };
-    }
-  }
-  return best;
-}
-
-/** Precision at the fixed operating point for each prevalence of a (log-spaced) grid. */
-export function precisionVersusPrevalence(
-  tpr: number,
-  fpr: number,
-  grid: readonly number[],
-): { prevalence: number; precision: number | null }[] {
-  return [...new Set(grid)]
-    .sort((a, b) => a - b)
-    .map((prevalence) => ({ prevalence, precision: precisionAtPrevalence(tpr, fpr, prevalence) }));
+  return cheapestPoint(costByThreshold(roc, p).map((pt) => ({ threshold: pt.threshold, expectedCostPer1k: pt.y })));
 }
 
 /** 0.1% … 50%, log-spaced, for the precision-versus-prevalence chart. */
