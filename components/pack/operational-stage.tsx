@@ -62,16 +62,15 @@ function SloRow({
   );
 }
 
-/** Pass or fail per SLO for every candidate. */
-function SloTable({
-  decision,
-  candidates,
-  serving,
-}: {
+/** What both serving tables show: the decision's SLOs, the candidates and their benchmark rows. */
+interface ServingTablesProps {
   decision: PackDecision;
   candidates: PackCandidate[];
   serving: PackServing[];
-}) {
+}
+
+/** Pass or fail per SLO for every candidate. */
+function SloTable({ decision, candidates, serving }: ServingTablesProps) {
   return (
     <TableScroll label="SLO checks per candidate">
       <table data-testid="slo-table">
@@ -146,15 +145,7 @@ function ServingRow({
 }
 
 /** Every load level of every candidate, folded away under the charts. */
-function ServingDetail({
-  decision,
-  candidates,
-  serving,
-}: {
-  decision: PackDecision;
-  candidates: PackCandidate[];
-  serving: PackServing[];
-}) {
+function ServingDetail({ decision, candidates, serving }: ServingTablesProps) {
   return (
     <details className="serving-detail">
       <summary>Every load level (percentiles in ms)</summary>
