@@ -3,6 +3,7 @@ import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { currentActor } from "@/lib/server/session";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { signOutAction } from "./sign-in/actions";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -34,7 +35,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                 <span>
                   {actor.name} <span className="muted">({actor.roles.map((r) => r.toLowerCase()).join(", ")})</span>
                 </span>
-                <SignOutButton />
+                <SignOutButton action={signOutAction} />
               </div>
             </>
           )}

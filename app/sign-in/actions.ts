@@ -1,8 +1,7 @@
 "use server";
 import { AuthError } from "next-auth";
+import type { SignInState } from "@/components/auth/sign-in-form";
 import { signIn, signOut } from "@/lib/server/identity/auth";
-
-export type SignInState = { message: string } | null;
 
 /** Only a same-site path may follow sign-in (no open redirect). */
 function safeReturnPath(value: FormDataEntryValue | null): string {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { currentActor } from "@/lib/server/session";
+import { signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -35,7 +36,7 @@ export default async function SignInPage({
           Your password is set. Sign in with your email and the password you chose.
         </p>
       )}
-      <SignInForm callbackUrl={callbackUrl} />
+      <SignInForm callbackUrl={callbackUrl} action={signInAction} />
     </section>
   );
 }

@@ -1,9 +1,13 @@
 "use client";
 import { useActionState } from "react";
-import { signInAction, type SignInState } from "@/app/sign-in/actions";
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
-  const [state, formAction, pending] = useActionState<SignInState, FormData>(signInAction, null);
+/** What the sign-in action returns: null until a failure, then the one message every failure shares. */
+export type SignInState = { message: string } | null;
+
+type SignInAction = (state: SignInState, data: FormData) => Promise<SignInState>;
+
+export function SignInForm({ callbackUrl, action }: { callbackUrl: string; action: SignInAction }) {
+  const [state, formAction, pending] = useActionState<SignInState, FormData>(action, null);
   return (
     <form action={formAction} className="stack" aria-describedby={state ? "sign-in-error" : undefined}>
       <input type="hidden" name="callbackUrl" value={callbackUrl} />

@@ -1,8 +1,6 @@
-import { signOutAction } from "@/app/sign-in/actions";
-
-export function SignOutButton() {
+export function SignOutButton({ action }: { action: () => Promise<void> }) {
   return (
-    <form action={signOutAction}>
+    <form action={action}>
       <button type="submit" className="secondary">
         Sign out
       </button>

@@ -11,30 +11,12 @@ const STAGE_NAME = {
   5: "Stage 5 · Operational benchmark",
 } as const;
 
-/**
- * The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance.
- * `storedSignificance` is given while a what-if is shown: the paired comparisons are computed over
- * the items at the stored parameters, so they are shown as stored, and say so.
- */
-export function AcrossStagesView({
-  decision,
-  candidates,
-  across,
-  storedSignificance = null,
-}: {
-  decision: PackDecision;
-  candidates: PackCandidate[];
-  across: AcrossStages;
-  storedSignificance?: AcrossStages | null;
-}) {
-  const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
-  const sig = storedSignificance ?? across;
-  const apDropped =
-    storedSignificance !== null &&
-    across.ranks.rankings.some((r) => r.key === "ap-at-prevalence" && r.ranking.size === 0);
-  const gateKeys = [...new Map(across.gates.flatMap((g) => g.gates.map((x) => [x.key, x.label] as const))).entries()];
+type Name = (id: string) => string;
+
+/** Where each candidate fell (stages 3–5), and who passes every gate. */
+function Funnel({ candidates, across }: { candidates: PackCandidate[]; across: AcrossStages }) {
   return (
-    <div>
+    <>
       <h3 id="funnel-heading">Elimination funnel</h3>
       <ol className="funnel" aria-labelledby="funnel-heading" data-testid="funnel">
         <li>
@@ -68,56 +50,69 @@ export function AcrossStagesView({
           {across.funnel.every((f) => f.fellAt !== null) && <span className="fail">none</span>}
         </li>
       </ol>
+    </>
+  );
+}
 
-      <TableScroll label="Gate table">
-        <table data-testid="gate-table">
-          <caption>Gate table (missing evidence fails a gate)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Gate</th>
-              {candidates.map((c) => (
-                <th key={c.id} scope="col">
-                  {c.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {gateKeys.map(([key, label]) => (
-              <tr key={key} data-gate={key}>
-                <th scope="row">{label}</th>
-                {candidates.map((c) => {
-                  const g = across.gates.find((x) => x.candidateId === c.id)?.gates.find((x) => x.key === key);
-                  if (!g)
-                    return (
-                      <td key={c.id} className="muted">
-                        —
-                      </td>
-                    );
+/** Every gate per candidate, then the recall interval's lower bound against the floor. */
+function GateTable({ candidates, across }: { candidates: PackCandidate[]; across: AcrossStages }) {
+  const gateKeys = [...new Map(across.gates.flatMap((g) => g.gates.map((x) => [x.key, x.label] as const))).entries()];
+  return (
+    <TableScroll label="Gate table">
+      <table data-testid="gate-table">
+        <caption>Gate table (missing evidence fails a gate)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Gate</th>
+            {candidates.map((c) => (
+              <th key={c.id} scope="col">
+                {c.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {gateKeys.map(([key, label]) => (
+            <tr key={key} data-gate={key}>
+              <th scope="row">{label}</th>
+              {candidates.map((c) => {
+                const g = across.gates.find((x) => x.candidateId === c.id)?.gates.find((x) => x.key === key);
+                if (!g)
                   return (
-                    <td key={c.id} className={g.pass ? "pass" : "fail"}>
-                      {g.pass ? "✓ pass" : "✗ fail"}
-                      <small className="block muted">{g.detail}</small>
+                    <td key={c.id} className="muted">
+                      —
                     </td>
                   );
-                })}
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">Recall interval&apos;s lower bound ≥ floor</th>
-              {candidates.map((c) => {
-                const v = across.gates.find((x) => x.candidateId === c.id)?.recallLowerBoundMeetsFloor ?? null;
                 return (
-                  <td key={c.id} className={v ? "pass" : v === false ? "warn" : "muted"}>
-                    {v === null ? "—" : v ? "✓ yes" : "! no"}
+                  <td key={c.id} className={g.pass ? "pass" : "fail"}>
+                    {g.pass ? "✓ pass" : "✗ fail"}
+                    <small className="block muted">{g.detail}</small>
                   </td>
                 );
               })}
             </tr>
-          </tbody>
-        </table>
-      </TableScroll>
+          ))}
+          <tr>
+            <th scope="row">Recall interval&apos;s lower bound ≥ floor</th>
+            {candidates.map((c) => {
+              const v = across.gates.find((x) => x.candidateId === c.id)?.recallLowerBoundMeetsFloor ?? null;
+              return (
+                <td key={c.id} className={v ? "pass" : v === false ? "warn" : "muted"}>
+                  {v === null ? "—" : v ? "✓ yes" : "! no"}
+                </td>
+              );
+            })}
+          </tr>
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
 
+/** Error cost plus serving cost per 1,000 items, and the lowest total. */
+function TotalCost({ decision, across, name }: { decision: PackDecision; across: AcrossStages; name: Name }) {
+  return (
+    <>
       <h3>Total cost per 1,000 items</h3>
       <TableScroll label="Total cost per 1,000 items">
         <table data-testid="total-cost">
@@ -165,7 +160,22 @@ export function AcrossStagesView({
           . The committee decides; this is the evidence.
         </p>
       )}
+    </>
+  );
+}
 
+/** Ranks by stage side by side, Kendall's τ between them, and the reversals. */
+function RankComparison({
+  candidates,
+  across,
+  apDropped,
+}: {
+  candidates: PackCandidate[];
+  across: AcrossStages;
+  apDropped: boolean;
+}) {
+  return (
+    <>
       <h3>Rank comparison</h3>
       <TableScroll label="Rank comparison">
         <table data-testid="rank-comparison">
@@ -219,6 +229,104 @@ export function AcrossStagesView({
           disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).
         </p>
       )}
+    </>
+  );
+}
+
+/** The best candidate paired against each other one on the same items. */
+function SignificanceTable({ decision, sig, name }: { decision: PackDecision; sig: AcrossStages; name: Name }) {
+  if (!(sig.bestCandidateId && sig.significance.length > 0))
+    return <p className="muted">No paired comparisons computed yet (they are computed with the eval runs).</p>;
+  return (
+    <TableScroll label="Significance">
+      <table data-testid="significance">
+        <caption>
+          {name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP
+          with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Against</th>
+            <th scope="col" className="num">
+              Δ expected cost per 1,000 at π
+            </th>
+            <th scope="col" className="num">
+              95% interval
+            </th>
+            <th scope="col" className="num">
+              ΔAP
+            </th>
+            <th scope="col" className="num">
+              95% interval
+            </th>
+            <th scope="col" className="num">
+              Only {name(sig.bestCandidateId)} right / only other right
+            </th>
+            <th scope="col" className="num">
+              McNemar p
+            </th>
+            <th scope="col">What it means for this decision</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sig.significance.map((s) => (
+            <tr key={s.candidateBId}>
+              <th scope="row">{name(s.candidateBId)}</th>
+              <td className="num">
+                {s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, decision.currency)}
+              </td>
+              <td className="num">
+                {s.deltaCostInterval
+                  ? `[${formatMoney(s.deltaCostInterval[0], decision.currency)}, ${formatMoney(s.deltaCostInterval[1], decision.currency)}]`
+                  : "—"}
+              </td>
+              <td className="num">{formatNumber(s.deltaAp, 4)}</td>
+              <td className="num">{formatInterval(s.deltaApInterval, 4)}</td>
+              <td className="num">
+                {s.onlyACorrect.toLocaleString("en-US")} / {s.onlyBCorrect.toLocaleString("en-US")}
+              </td>
+              <td className="num">
+                {s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)}
+              </td>
+              <td>{significanceReading(s, name, (v) => formatMoney(v, decision.currency))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/**
+ * The verdict's evidence across stages: funnel, gates, rank reversals, total cost, significance.
+ * `storedSignificance` is given while a what-if is shown: the paired comparisons are computed over
+ * the items at the stored parameters, so they are shown as stored, and say so.
+ */
+export function AcrossStagesView({
+  decision,
+  candidates,
+  across,
+  storedSignificance = null,
+}: {
+  decision: PackDecision;
+  candidates: PackCandidate[];
+  across: AcrossStages;
+  storedSignificance?: AcrossStages | null;
+}) {
+  const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
+  const sig = storedSignificance ?? across;
+  const apDropped =
+    storedSignificance !== null &&
+    across.ranks.rankings.some((r) => r.key === "ap-at-prevalence" && r.ranking.size === 0);
+  return (
+    <div>
+      <Funnel candidates={candidates} across={across} />
+
+      <GateTable candidates={candidates} across={across} />
+
+      <TotalCost decision={decision} across={across} name={name} />
+
+      <RankComparison candidates={candidates} across={across} apDropped={apDropped} />
 
       <h3>Is the difference significant on this data?</h3>
       {storedSignificance && (
@@ -227,66 +335,7 @@ export function AcrossStagesView({
           stored π and thresholds; the what-if does not change them.
         </p>
       )}
-      {sig.bestCandidateId && sig.significance.length > 0 ? (
-        <TableScroll label="Significance">
-          <table data-testid="significance">
-            <caption>
-              {name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and
-              ΔAP with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Against</th>
-                <th scope="col" className="num">
-                  Δ expected cost per 1,000 at π
-                </th>
-                <th scope="col" className="num">
-                  95% interval
-                </th>
-                <th scope="col" className="num">
-                  ΔAP
-                </th>
-                <th scope="col" className="num">
-                  95% interval
-                </th>
-                <th scope="col" className="num">
-                  Only {name(sig.bestCandidateId)} right / only other right
-                </th>
-                <th scope="col" className="num">
-                  McNemar p
-                </th>
-                <th scope="col">What it means for this decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sig.significance.map((s) => (
-                <tr key={s.candidateBId}>
-                  <th scope="row">{name(s.candidateBId)}</th>
-                  <td className="num">
-                    {s.deltaCostPer1k == null ? "—" : formatMoney(s.deltaCostPer1k, decision.currency)}
-                  </td>
-                  <td className="num">
-                    {s.deltaCostInterval
-                      ? `[${formatMoney(s.deltaCostInterval[0], decision.currency)}, ${formatMoney(s.deltaCostInterval[1], decision.currency)}]`
-                      : "—"}
-                  </td>
-                  <td className="num">{formatNumber(s.deltaAp, 4)}</td>
-                  <td className="num">{formatInterval(s.deltaApInterval, 4)}</td>
-                  <td className="num">
-                    {s.onlyACorrect.toLocaleString("en-US")} / {s.onlyBCorrect.toLocaleString("en-US")}
-                  </td>
-                  <td className="num">
-                    {s.mcnemarP === null ? "—" : s.mcnemarP < 1e-4 ? "< 0.0001" : formatNumber(s.mcnemarP, 4)}
-                  </td>
-                  <td>{significanceReading(s, name, (v) => formatMoney(v, decision.currency))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : (
-        <p className="muted">No paired comparisons computed yet (they are computed with the eval runs).</p>
-      )}
+      <SignificanceTable decision={decision} sig={sig} name={name} />
     </div>
   );
 }

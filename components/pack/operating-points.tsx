@@ -3,6 +3,102 @@ import type { OperatingFigures } from "@/lib/metrics/operating-point";
 import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 
+/** A figure with its 95% interval beneath it (money in the decision's currency), or — when there is none. */
+function figurePair(
+  currency: string,
+  f: OperatingFigures | null,
+  pick: (f: OperatingFigures) => number | null,
+  interval: (f: OperatingFigures) => readonly [number, number] | null,
+  money = false,
+) {
+  return f ? (
+    <>
+      {money ? formatMoney(pick(f), currency, 1) : formatNumber(pick(f))}
+      <small className="block muted">
+        {money
+          ? interval(f)
+            ? `[${formatMoney(interval(f)![0], currency, 1)}, ${formatMoney(interval(f)![1], currency, 1)}]`
+            : ""
+          : formatInterval(interval(f))}
+      </small>
+    </>
+  ) : (
+    "—"
+  );
+}
+
+/** One candidate's operating point: the threshold, how it was chosen, each figure in-sample beside held out. */
+function OperatingPointLine({ row: r, currency }: { row: OperatingPointRow; currency: string }) {
+  const pair = (
+    f: OperatingFigures | null,
+    pick: (f: OperatingFigures) => number | null,
+    interval: (f: OperatingFigures) => readonly [number, number] | null,
+    money = false,
+  ) => figurePair(currency, f, pick, interval, money);
+  return (
+    <tr data-candidate={r.name}>
+      <th scope="row">{r.name}</th>
+      <td className="num">
+        {r.threshold === null ? "—" : formatNumber(r.threshold, 4)}
+        <small className="block muted">{formatInterval(r.thresholdInterval, 4)}</small>
+      </td>
+      <td>
+        {r.how}
+        {r.shortfall?.recall != null && (
+          <small className="block fail">misses the recall floor by {formatNumber(r.shortfall.recall)}</small>
+        )}
+        {r.shortfall?.precision != null && (
+          <small className="block fail">misses the precision floor by {formatNumber(r.shortfall.precision)}</small>
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.inSample,
+          (f) => f.recall,
+          (f) => f.recallInterval,
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.heldOut,
+          (f) => f.recall,
+          (f) => f.recallInterval,
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.inSample,
+          (f) => f.precision,
+          (f) => f.precisionInterval,
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.heldOut,
+          (f) => f.precision,
+          (f) => f.precisionInterval,
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.inSample,
+          (f) => f.expectedCostPer1k,
+          (f) => f.costInterval,
+          true,
+        )}
+      </td>
+      <td className="num">
+        {pair(
+          r.heldOut,
+          (f) => f.expectedCostPer1k,
+          (f) => f.costInterval,
+          true,
+        )}
+      </td>
+    </tr>
+  );
+}
+
 /**
  * Stage 4's operating points (issue 14): per candidate, the threshold its rule chose with the
  * threshold's bootstrap interval, how it was chosen, and each figure in-sample beside held out,
@@ -25,26 +121,6 @@ export function OperatingPoints({
       <p className="muted" data-testid="operating-rule">
         Operating-point rule: fixed threshold — every candidate at the decision&apos;s threshold or its own.
       </p>
-    );
-  const pair = (
-    f: OperatingFigures | null,
-    pick: (f: OperatingFigures) => number | null,
-    interval: (f: OperatingFigures) => readonly [number, number] | null,
-    money = false,
-  ) =>
-    f ? (
-      <>
-        {money ? formatMoney(pick(f), currency, 1) : formatNumber(pick(f))}
-        <small className="block muted">
-          {money
-            ? interval(f)
-              ? `[${formatMoney(interval(f)![0], currency, 1)}, ${formatMoney(interval(f)![1], currency, 1)}]`
-              : ""
-            : formatInterval(interval(f))}
-        </small>
-      </>
-    ) : (
-      "—"
     );
   return (
     <>
@@ -90,68 +166,7 @@ export function OperatingPoints({
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.candidateId} data-candidate={r.name}>
-                <th scope="row">{r.name}</th>
-                <td className="num">
-                  {r.threshold === null ? "—" : formatNumber(r.threshold, 4)}
-                  <small className="block muted">{formatInterval(r.thresholdInterval, 4)}</small>
-                </td>
-                <td>
-                  {r.how}
-                  {r.shortfall?.recall != null && (
-                    <small className="block fail">misses the recall floor by {formatNumber(r.shortfall.recall)}</small>
-                  )}
-                  {r.shortfall?.precision != null && (
-                    <small className="block fail">
-                      misses the precision floor by {formatNumber(r.shortfall.precision)}
-                    </small>
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.inSample,
-                    (f) => f.recall,
-                    (f) => f.recallInterval,
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.heldOut,
-                    (f) => f.recall,
-                    (f) => f.recallInterval,
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.inSample,
-                    (f) => f.precision,
-                    (f) => f.precisionInterval,
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.heldOut,
-                    (f) => f.precision,
-                    (f) => f.precisionInterval,
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.inSample,
-                    (f) => f.expectedCostPer1k,
-                    (f) => f.costInterval,
-                    true,
-                  )}
-                </td>
-                <td className="num">
-                  {pair(
-                    r.heldOut,
-                    (f) => f.expectedCostPer1k,
-                    (f) => f.costInterval,
-                    true,
-                  )}
-                </td>
-              </tr>
+              <OperatingPointLine key={r.candidateId} row={r} currency={currency} />
             ))}
           </tbody>
         </table>

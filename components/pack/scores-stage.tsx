@@ -1,5 +1,5 @@
 import type { PackCandidate, PackResemblance, PackScore } from "@/lib/pack/pack-data";
-import { scoreTables } from "@/lib/pack/score-tables";
+import { scoreTables, type ScoreTable } from "@/lib/pack/score-tables";
 import { formatInterval, formatNumber } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -8,6 +8,120 @@ const ANSWER_CLASS = { MATCH: "pass", PARTIAL: "warn", MISMATCH: "fail" } as con
 
 function digits(value: number) {
   return Math.abs(value) >= 100 ? 0 : 3;
+}
+
+type Stage = "LEADERBOARD" | "PREFERENCE";
+
+/** One suite and metric: each candidate's newest score, its interval and its rank among those that have one. */
+function SuiteScoreTable({
+  table,
+  candidates,
+  stage,
+}: {
+  table: ScoreTable<PackScore>;
+  candidates: PackCandidate[];
+  stage: Stage;
+}) {
+  return (
+    <TableScroll label={`${table.suite} scores`}>
+      <table>
+        <caption>
+          {table.suite}{" "}
+          <span className="muted">
+            — {table.metric}, {table.higherIsBetter ? "higher" : "lower"} is better
+          </span>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            <th scope="col" className="num">
+              Score
+            </th>
+            <th scope="col" className="num">
+              {stage === "PREFERENCE" ? "95% interval" : "Interval / stderr"}
+            </th>
+            {stage === "PREFERENCE" && (
+              <th scope="col" className="num">
+                Votes
+              </th>
+            )}
+            <th scope="col" className="num">
+              Rank
+            </th>
+            <th scope="col">Source, retrieved</th>
+            <th scope="col">Relevance note</th>
+          </tr>
+        </thead>
+        <tbody>
+          {candidates.map((c) => {
+            const s = table.scores.get(c.id);
+            if (!s)
+              return (
+                <tr key={c.id}>
+                  <th scope="row">{c.name}</th>
+                  <td colSpan={stage === "PREFERENCE" ? 6 : 5} className="muted">
+                    No score
+                  </td>
+                </tr>
+              );
+            return (
+              <tr key={c.id}>
+                <th scope="row">{c.name}</th>
+                <td className="num">{formatNumber(s.value, digits(s.value))}</td>
+                <td className="num">
+                  {s.ciLow !== null && s.ciHigh !== null
+                    ? formatInterval([s.ciLow, s.ciHigh], digits(s.value))
+                    : s.stderr !== null
+                      ? `± ${formatNumber(s.stderr, 3)}`
+                      : "—"}
+                </td>
+                {stage === "PREFERENCE" && <td className="num">{s.votes?.toLocaleString("en-US") ?? "—"}</td>}
+                <td className="num">
+                  #{table.ranking.get(c.id)} of {table.scores.size} candidate
+                  {table.scores.size === 1 ? "" : "s"}
+                </td>
+                <td>
+                  {s.sourceUrl ? <a href={s.sourceUrl}>{s.source}</a> : s.source}
+                  <small className="muted block">retrieved {s.retrievedAt.slice(0, 10)}</small>
+                </td>
+                <td>{s.relevanceNote || <span className="muted">—</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The analyst's three answers on whether the suite resembles this task. */
+function SuiteResemblance({ suite, resemblance }: { suite: string; resemblance: PackResemblance | undefined }) {
+  return (
+    <div className="resemblance">
+      <strong>Does {suite} resemble this task?</strong>{" "}
+      {resemblance ? (
+        <ul>
+          {(
+            [
+              ["Task", resemblance.task, resemblance.taskNote],
+              ["Distribution", resemblance.distribution, resemblance.distributionNote],
+              ["Prompt and scoring", resemblance.promptScoring, resemblance.promptScoringNote],
+            ] as const
+          ).map(([label, answer, note]) => (
+            <li key={label}>
+              {label}: <span className={ANSWER_CLASS[answer]}>{ANSWER[answer]}</span>
+              {note ? ` — ${note}` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <span className="muted">
+          The analyst has not answered the three questions of resemblance (task, distribution, prompt and scoring) for
+          this suite.
+        </span>
+      )}
+    </div>
+  );
 }
 
 /** Stages 1 and 2: imported public scores, side by side, marked as shortlisting evidence only. */
@@ -20,7 +134,7 @@ export function ScoresStage({
   candidates: PackCandidate[];
   scores: PackScore[];
   resemblances: PackResemblance[];
-  stage: "LEADERBOARD" | "PREFERENCE";
+  stage: Stage;
 }) {
   // One table per suite and metric, each candidate's newest score ranked among those that have it.
   const tables = scoreTables(scores, stage);
@@ -36,111 +150,16 @@ export function ScoresStage({
       {suites.length === 0 && (
         <p className="muted">No {stage === "LEADERBOARD" ? "leaderboard" : "preference"} scores imported.</p>
       )}
-      {suites.map((suite) => {
-        const resemblance = resemblances.find((r) => r.suite === suite);
-        return (
-          <div key={suite} className="suite">
-            {tables
-              .filter((t) => t.suite === suite)
-              .map((table) => (
-                <TableScroll key={table.label} label={`${table.suite} scores`}>
-                  <table>
-                    <caption>
-                      {table.suite}{" "}
-                      <span className="muted">
-                        — {table.metric}, {table.higherIsBetter ? "higher" : "lower"} is better
-                      </span>
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Candidate</th>
-                        <th scope="col" className="num">
-                          Score
-                        </th>
-                        <th scope="col" className="num">
-                          {stage === "PREFERENCE" ? "95% interval" : "Interval / stderr"}
-                        </th>
-                        {stage === "PREFERENCE" && (
-                          <th scope="col" className="num">
-                            Votes
-                          </th>
-                        )}
-                        <th scope="col" className="num">
-                          Rank
-                        </th>
-                        <th scope="col">Source, retrieved</th>
-                        <th scope="col">Relevance note</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {candidates.map((c) => {
-                        const s = table.scores.get(c.id);
-                        if (!s)
-                          return (
-                            <tr key={c.id}>
-                              <th scope="row">{c.name}</th>
-                              <td colSpan={stage === "PREFERENCE" ? 6 : 5} className="muted">
-                                No score
-                              </td>
-                            </tr>
-                          );
-                        return (
-                          <tr key={c.id}>
-                            <th scope="row">{c.name}</th>
-                            <td className="num">{formatNumber(s.value, digits(s.value))}</td>
-                            <td className="num">
-                              {s.ciLow !== null && s.ciHigh !== null
-                                ? formatInterval([s.ciLow, s.ciHigh], digits(s.value))
-                                : s.stderr !== null
-                                  ? `± ${formatNumber(s.stderr, 3)}`
-                                  : "—"}
-                            </td>
-                            {stage === "PREFERENCE" && (
-                              <td className="num">{s.votes?.toLocaleString("en-US") ?? "—"}</td>
-                            )}
-                            <td className="num">
-                              #{table.ranking.get(c.id)} of {table.scores.size} candidate
-                              {table.scores.size === 1 ? "" : "s"}
-                            </td>
-                            <td>
-                              {s.sourceUrl ? <a href={s.sourceUrl}>{s.source}</a> : s.source}
-                              <small className="muted block">retrieved {s.retrievedAt.slice(0, 10)}</small>
-                            </td>
-                            <td>{s.relevanceNote || <span className="muted">—</span>}</td>
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </table>
-                </TableScroll>
-              ))}
-            <div className="resemblance">
-              <strong>Does {suite} resemble this task?</strong>{" "}
-              {resemblance ? (
-                <ul>
-                  {(
-                    [
-                      ["Task", resemblance.task, resemblance.taskNote],
-                      ["Distribution", resemblance.distribution, resemblance.distributionNote],
-                      ["Prompt and scoring", resemblance.promptScoring, resemblance.promptScoringNote],
-                    ] as const
-                  ).map(([label, answer, note]) => (
-                    <li key={label}>
-                      {label}: <span className={ANSWER_CLASS[answer]}>{ANSWER[answer]}</span>
-                      {note ? ` — ${note}` : ""}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">
-                  The analyst has not answered the three questions of resemblance (task, distribution, prompt and
-                  scoring) for this suite.
-                </span>
-              )}
-            </div>
-          </div>
-        );
-      })}
+      {suites.map((suite) => (
+        <div key={suite} className="suite">
+          {tables
+            .filter((t) => t.suite === suite)
+            .map((table) => (
+              <SuiteScoreTable key={table.label} table={table} candidates={candidates} stage={stage} />
+            ))}
+          <SuiteResemblance suite={suite} resemblance={resemblances.find((r) => r.suite === suite)} />
+        </div>
+      ))}
     </div>
   );
 }

@@ -22,6 +22,264 @@ import { usePageView } from "./page-view-context";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
+type WhatIf = ReturnType<typeof useWhatIf>;
+
+/** The decision's operating-point rule, unless it is the fixed threshold (which the texts need not name). */
+function chosenRule(decision: StressDecision) {
+  return decision.operatingRule && decision.operatingRule !== "FIXED" ? decision.operatingRule : null;
+}
+
+/** The threshold and prevalence controls, and what the figures below show. */
+function WhatIfControls({ decision, whatIf }: { decision: StressDecision; whatIf: WhatIf }) {
+  const { at, setThreshold, setPrevalence, reset, isStored } = whatIf;
+  const { threshold, prevalence } = at;
+  const pct = formatPercent(prevalence);
+  const ruled = chosenRule(decision);
+  return (
+    <form className="what-if" aria-labelledby="what-if-heading" onSubmit={(e) => e.preventDefault()}>
+      <h3 id="what-if-heading">What if?</h3>
+      <div className="what-if-controls">
+        <label>
+          Operating threshold t{" "}
+          {threshold === null && <span className="muted">(each candidate&apos;s stored threshold)</span>}
+          <span className="inline">
+            <input
+              type="range"
+              min={0}
+              max={1}
+              step={0.005}
+              value={threshold ?? decision.operatingThreshold}
+              onChange={(e) => setThreshold(Number(e.target.value))}
+              aria-label="Operating threshold slider"
+            />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.005}
+              value={threshold ?? decision.operatingThreshold}
+              onChange={(e) => e.target.value !== "" && setThreshold(Number(e.target.value))}
+              aria-label="Operating threshold"
+            />
+          </span>
+        </label>
+        <label>
+          Deployment prevalence π
+          <span className="inline">
+            <input
+              type="range"
+              min={-3}
+              max={Math.log10(0.5)}
+              step={0.01}
+              value={Math.log10(prevalence)}
+              onChange={(e) => setPrevalence(Number(Math.pow(10, Number(e.target.value)).toPrecision(3)))}
+              aria-label="Prevalence slider (log scale)"
+              aria-valuetext={pct}
+            />
+            <input
+              type="number"
+              min={0.0001}
+              max={0.9999}
+              step={0.001}
+              value={prevalence}
+              onChange={(e) => {
+                const v = Number(e.target.value);
+                if (v > 0 && v < 1) setPrevalence(v);
+              }}
+              aria-label="Prevalence π"
+            />
+          </span>
+        </label>
+        <button type="button" className="secondary" disabled={isStored} onClick={reset}>
+          Back to the stored values (t = {decision.operatingThreshold}, π = {formatPercent(decision.prevalence)})
+        </button>
+      </div>
+      <p className="muted" aria-live="polite" data-testid="what-if-status">
+        {isStored
+          ? `Showing the decision's stored values: π = ${formatPercent(decision.prevalence)}, each candidate at its operating threshold${ruled ? ` (${OPERATING_RULE_LABELS[ruled].toLowerCase()}; held-out figures)` : ""}.`
+          : `What if: t = ${threshold ?? "stored"}, π = ${pct}. Figures are exact at the stored curve points; a threshold between points uses the nearest stored threshold at or above it (shown).`}
+        {!isStored &&
+          ruled &&
+          (threshold !== null
+            ? ` The what-if threshold overrides the decision's rule (${OPERATING_RULE_LABELS[ruled].toLowerCase()}) for every candidate; these figures are in-sample.`
+            : " Each candidate keeps the threshold its rule chose, with its held-out counts; the rule is not re-applied at this π.")}
+      </p>
+    </form>
+  );
+}
+
+/** One candidate's figures at π: stored while the what-if is at the stored values, recomputed otherwise. */
+function FiguresRow({
+  decisionId,
+  candidate: c,
+  stored,
+  decision,
+  settings,
+  isStored,
+}: {
+  decisionId: string;
+  candidate: StressCandidate;
+  stored: StoredStress[];
+  decision: StressDecision;
+  settings: StressSettings;
+  isStored: boolean;
+}) {
+  const { threshold } = settings;
+  const s = stored.find((x) => x.candidateId === c.candidate.id);
+  if (!s)
+    return (
+      <tr>
+        <th scope="row">{c.candidate.name}</th>
+        <td colSpan={7} className="muted">
+          No computed eval run
+        </td>
+      </tr>
+    );
+  const f = c.roc ? whatIfAt(c.roc, threshold ?? c.threshold, settings) : null;
+  // Stored values come from the full curve (exact); what-if values from the stored points
+  // (— until the page's view with those points has arrived).
+  const recall = isStored ? s.recall : (f?.recall ?? null);
+  const precision = isStored ? s.precisionAtPi : (f?.precision ?? null);
+  const cost = isStored ? s.expectedCostPer1k : (f?.expectedCostPer1k ?? null);
+  const optimum = isStored ? s.costOptimum : c.roc ? costOptimumOfPoints(c.roc, settings) : null;
+  const meets = recall !== null && recall >= decision.recallFloor;
+  const lowerMeets = isStored && s.recallInterval ? s.recallInterval[0] >= decision.recallFloor : null;
+  return (
+    <tr data-candidate={c.candidate.name}>
+      <th scope="row">
+        <span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}
+      </th>
+      <td className="num">{isStored ? c.threshold : f ? (f.storedThreshold ?? "+∞") : "—"}</td>
+      <td className="num">
+        {formatNumber(recall)}
+        {isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}
+      </td>
+      <td className={meets ? "pass" : "fail"}>
+        {meets ? "✓ met" : "✗ missed"}
+        {lowerMeets === false && meets && <small className="block warn">interval reaches below</small>}
+      </td>
+      <td className="num">
+        {formatNumber(precision)}
+        {decision.precisionFloor !== null && precision !== null && precision < decision.precisionFloor && (
+          <small className="block fail">below floor {decision.precisionFloor}</small>
+        )}
+      </td>
+      <td className="num">{formatMoney(cost, decision.currency, 1)}</td>
+      <td className="num">
+        {optimum ? (
+          <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</>
+        ) : (
+          "—"
+        )}
+      </td>
+      {/* The items behind this row's figures, in a column of their own so each figure's cell holds only the figure. */}
+      <td>
+        <Link
+          prefetch={false}
+          href={drillDownHref(decisionId, s.runId, {
+            cell: "errors",
+            threshold: isStored || threshold === null ? undefined : (f?.storedThreshold ?? threshold),
+          })}
+        >
+          errors at this t
+        </Link>
+        {optimum && (
+          <small className="block">
+            <Link
+              prefetch={false}
+              href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}
+            >
+              errors at the cost-optimal threshold
+            </Link>
+          </small>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** Recall, precision and cost at π per candidate, with the items behind them. */
+function FiguresTable({
+  decisionId,
+  candidates,
+  stored,
+  decision,
+  settings,
+  isStored,
+}: {
+  decisionId: string;
+  candidates: StressCandidate[];
+  stored: StoredStress[];
+  decision: StressDecision;
+  settings: StressSettings;
+  isStored: boolean;
+}) {
+  const pct = formatPercent(settings.prevalence);
+  const ruled = chosenRule(decision);
+  return (
+    <TableScroll label="Figures at π">
+      <table data-testid="stress-figures">
+        <caption>
+          At π = {pct}
+          {isStored ? (ruled ? " (stored values, held out)" : " (stored values)") : " (what if)"}: recall is unchanged
+          by π; precision and cost are re-weighted
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            <th scope="col" className="num">
+              Threshold used
+            </th>
+            <th scope="col" className="num">
+              Recall at π
+            </th>
+            <th scope="col">Recall floor {decision.recallFloor}</th>
+            <th scope="col" className="num">
+              Precision at π
+            </th>
+            <th scope="col" className="num">
+              Expected cost per 1,000 items
+            </th>
+            <th scope="col" className="num">
+              Cost-optimal threshold
+            </th>
+            <th scope="col">Items</th>
+          </tr>
+        </thead>
+        <tbody>
+          {candidates.map((c) => (
+            <FiguresRow
+              key={c.candidate.id}
+              decisionId={decisionId}
+              candidate={c}
+              stored={stored}
+              decision={decision}
+              settings={settings}
+              isStored={isStored}
+            />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The warnings of candidates with too few positives for a defensible figure. */
+function TooFewPositives({ candidates, stored }: { candidates: StressCandidate[]; stored: StoredStress[] }) {
+  if (!stored.some((s) => s.warnings.length > 0)) return null;
+  return (
+    <div className="message-warn" role="note" data-testid="too-few-positives">
+      {stored.flatMap((s) =>
+        s.warnings.map((w) => (
+          <p key={`${s.candidateId}-${w}`}>
+            <strong>{candidates.find((c) => c.candidate.id === s.candidateId)?.candidate.name}:</strong> {w}
+          </p>
+        )),
+      )}
+    </div>
+  );
+}
+
 /**
  * Stage 4 with the committee's "what if": a threshold and a prevalence control recompute every
  * figure and chart here, in the browser, from the stored ROC points (exact at the points shown).
@@ -52,8 +310,9 @@ export function StressStage({
     [compact, view],
   );
   // The page's what-if (components/pack/what-if-context.tsx): the verdict and the gates follow it too.
-  const { at, setThreshold, setPrevalence, reset, isStored } = useWhatIf(decision);
-  const { threshold, prevalence } = at;
+  const whatIf = useWhatIf(decision);
+  const { threshold, prevalence } = whatIf.at;
+  const { isStored } = whatIf;
   const [state, formAction, pending] = useActionState(saveAction ?? (async () => null), null);
   const settings: StressSettings = {
     threshold,
@@ -72,79 +331,10 @@ export function StressStage({
     [candidates, threshold, prevalence, decision.costFn, decision.costFp, decision.currency],
   );
   const pct = formatPercent(prevalence);
-  const ruled = decision.operatingRule && decision.operatingRule !== "FIXED" ? decision.operatingRule : null;
 
   return (
     <div>
-      <form className="what-if" aria-labelledby="what-if-heading" onSubmit={(e) => e.preventDefault()}>
-        <h3 id="what-if-heading">What if?</h3>
-        <div className="what-if-controls">
-          <label>
-            Operating threshold t{" "}
-            {threshold === null && <span className="muted">(each candidate&apos;s stored threshold)</span>}
-            <span className="inline">
-              <input
-                type="range"
-                min={0}
-                max={1}
-                step={0.005}
-                value={threshold ?? decision.operatingThreshold}
-                onChange={(e) => setThreshold(Number(e.target.value))}
-                aria-label="Operating threshold slider"
-              />
-              <input
-                type="number"
-                min={0}
-                max={1}
-                step={0.005}
-                value={threshold ?? decision.operatingThreshold}
-                onChange={(e) => e.target.value !== "" && setThreshold(Number(e.target.value))}
-                aria-label="Operating threshold"
-              />
-            </span>
-          </label>
-          <label>
-            Deployment prevalence π
-            <span className="inline">
-              <input
-                type="range"
-                min={-3}
-                max={Math.log10(0.5)}
-                step={0.01}
-                value={Math.log10(prevalence)}
-                onChange={(e) => setPrevalence(Number(Math.pow(10, Number(e.target.value)).toPrecision(3)))}
-                aria-label="Prevalence slider (log scale)"
-                aria-valuetext={pct}
-              />
-              <input
-                type="number"
-                min={0.0001}
-                max={0.9999}
-                step={0.001}
-                value={prevalence}
-                onChange={(e) => {
-                  const v = Number(e.target.value);
-                  if (v > 0 && v < 1) setPrevalence(v);
-                }}
-                aria-label="Prevalence π"
-              />
-            </span>
-          </label>
-          <button type="button" className="secondary" disabled={isStored} onClick={reset}>
-            Back to the stored values (t = {decision.operatingThreshold}, π = {formatPercent(decision.prevalence)})
-          </button>
-        </div>
-        <p className="muted" aria-live="polite" data-testid="what-if-status">
-          {isStored
-            ? `Showing the decision's stored values: π = ${formatPercent(decision.prevalence)}, each candidate at its operating threshold${ruled ? ` (${OPERATING_RULE_LABELS[ruled].toLowerCase()}; held-out figures)` : ""}.`
-            : `What if: t = ${threshold ?? "stored"}, π = ${pct}. Figures are exact at the stored curve points; a threshold between points uses the nearest stored threshold at or above it (shown).`}
-          {!isStored &&
-            ruled &&
-            (threshold !== null
-              ? ` The what-if threshold overrides the decision's rule (${OPERATING_RULE_LABELS[ruled].toLowerCase()}) for every candidate; these figures are in-sample.`
-              : " Each candidate keeps the threshold its rule chose, with its held-out counts; the rule is not re-applied at this π.")}
-        </p>
-      </form>
+      <WhatIfControls decision={decision} whatIf={whatIf} />
       {saveAction && !isStored && (
         <form action={formAction} className="save-what-if">
           {threshold !== null && <input type="hidden" name="operatingThreshold" value={threshold} />}
@@ -160,113 +350,14 @@ export function StressStage({
       )}
       <FormMessage state={state} />
 
-      <TableScroll label="Figures at π">
-        <table data-testid="stress-figures">
-          <caption>
-            At π = {pct}
-            {isStored ? (ruled ? " (stored values, held out)" : " (stored values)") : " (what if)"}: recall is unchanged
-            by π; precision and cost are re-weighted
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Candidate</th>
-              <th scope="col" className="num">
-                Threshold used
-              </th>
-              <th scope="col" className="num">
-                Recall at π
-              </th>
-              <th scope="col">Recall floor {decision.recallFloor}</th>
-              <th scope="col" className="num">
-                Precision at π
-              </th>
-              <th scope="col" className="num">
-                Expected cost per 1,000 items
-              </th>
-              <th scope="col" className="num">
-                Cost-optimal threshold
-              </th>
-              <th scope="col">Items</th>
-            </tr>
-          </thead>
-          <tbody>
-            {candidates.map((c) => {
-              const s = stored.find((x) => x.candidateId === c.candidate.id);
-              if (!s)
-                return (
-                  <tr key={c.candidate.id}>
-                    <th scope="row">{c.candidate.name}</th>
-                    <td colSpan={7} className="muted">
-                      No computed eval run
-                    </td>
-                  </tr>
-                );
-              const f = c.roc ? whatIfAt(c.roc, threshold ?? c.threshold, settings) : null;
-              // Stored values come from the full curve (exact); what-if values from the stored points
-              // (— until the page's view with those points has arrived).
-              const recall = isStored ? s.recall : (f?.recall ?? null);
-              const precision = isStored ? s.precisionAtPi : (f?.precision ?? null);
-              const cost = isStored ? s.expectedCostPer1k : (f?.expectedCostPer1k ?? null);
-              const optimum = isStored ? s.costOptimum : c.roc ? costOptimumOfPoints(c.roc, settings) : null;
-              const meets = recall !== null && recall >= decision.recallFloor;
-              const lowerMeets = isStored && s.recallInterval ? s.recallInterval[0] >= decision.recallFloor : null;
-              return (
-                <tr key={c.candidate.id} data-candidate={c.candidate.name}>
-                  <th scope="row">
-                    <span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" />{" "}
-                    {c.candidate.name}
-                  </th>
-                  <td className="num">{isStored ? c.threshold : f ? (f.storedThreshold ?? "+∞") : "—"}</td>
-                  <td className="num">
-                    {formatNumber(recall)}
-                    {isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}
-                  </td>
-                  <td className={meets ? "pass" : "fail"}>
-                    {meets ? "✓ met" : "✗ missed"}
-                    {lowerMeets === false && meets && <small className="block warn">interval reaches below</small>}
-                  </td>
-                  <td className="num">
-                    {formatNumber(precision)}
-                    {decision.precisionFloor !== null && precision !== null && precision < decision.precisionFloor && (
-                      <small className="block fail">below floor {decision.precisionFloor}</small>
-                    )}
-                  </td>
-                  <td className="num">{formatMoney(cost, decision.currency, 1)}</td>
-                  <td className="num">
-                    {optimum ? (
-                      <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  {/* The items behind this row's figures, in a column of their own so each figure's cell holds only the figure. */}
-                  <td>
-                    <Link
-                      prefetch={false}
-                      href={drillDownHref(decisionId, s.runId, {
-                        cell: "errors",
-                        threshold: isStored || threshold === null ? undefined : (f?.storedThreshold ?? threshold),
-                      })}
-                    >
-                      errors at this t
-                    </Link>
-                    {optimum && (
-                      <small className="block">
-                        <Link
-                          prefetch={false}
-                          href={drillDownHref(decisionId, s.runId, { cell: "errors", threshold: optimum.threshold })}
-                        >
-                          errors at the cost-optimal threshold
-                        </Link>
-                      </small>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
+      <FiguresTable
+        decisionId={decisionId}
+        candidates={candidates}
+        stored={stored}
+        decision={decision}
+        settings={settings}
+        isStored={isStored}
+      />
       <div className="chart-grid">
         <XyChart model={charts.pr} />
         <XyChart model={charts.cost} />
@@ -275,17 +366,7 @@ export function StressStage({
 
       <h3>Recall per slice of positives (at each stored operating threshold)</h3>
       <SliceTable decisionId={decisionId} candidates={candidates} stored={stored} recallFloor={decision.recallFloor} />
-      {stored.some((s) => s.warnings.length > 0) && (
-        <div className="message-warn" role="note" data-testid="too-few-positives">
-          {stored.flatMap((s) =>
-            s.warnings.map((w) => (
-              <p key={`${s.candidateId}-${w}`}>
-                <strong>{candidates.find((c) => c.candidate.id === s.candidateId)?.candidate.name}:</strong> {w}
-              </p>
-            )),
-          )}
-        </div>
-      )}
+      <TooFewPositives candidates={candidates} stored={stored} />
     </div>
   );
 }

@@ -7,6 +7,154 @@ import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
 import { TableScroll } from "@/components/ui/table-scroll";
 
+/** One candidate's figures on the labelled sample, each with its 95% interval. */
+function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs: TaskRun[] }) {
+  const run = runs.find((r) => r.candidateId === c.id);
+  const m = run?.metrics;
+  if (!run || !m)
+    return (
+      <tr>
+        <th scope="row">{c.name}</th>
+        <td colSpan={8} className="muted">
+          No computed eval run
+        </td>
+      </tr>
+    );
+  const r = m.report;
+  return (
+    <tr data-candidate={c.name}>
+      <th scope="row">{c.name}</th>
+      <td className="num">
+        {formatNumber(r.averagePrecision)}
+        <small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small>
+      </td>
+      <td className="num">
+        {formatNumber(r.rocAuc)}
+        <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
+      </td>
+      <td className="num">{r.atThreshold.threshold}</td>
+      <td className="num">
+        {formatNumber(r.atThreshold.precision)}
+        <small className="block muted">{formatInterval(r.intervals?.precision)}</small>
+      </td>
+      <td className="num">
+        {formatNumber(r.atThreshold.recall)}
+        <small className="block muted">{formatInterval(r.intervals?.recall ?? m.recallInterval)}</small>
+      </td>
+      <td className="num">{formatNumber(r.atThreshold.f1)}</td>
+      <td className="num">{m.input.scoreKind === "scores" ? formatNumber(r.brier) : "—"}</td>
+      <td className="num">
+        {formatPercent(run.parseFailureCount / Math.max(1, run.itemCount))}
+        <small className="block muted">
+          {run.parseFailureCount.toLocaleString("en-US")} of {run.itemCount.toLocaleString("en-US")}
+          {run.missingCount ? `; ${run.missingCount} missing` : ""}
+        </small>
+      </td>
+    </tr>
+  );
+}
+
+/** Every candidate's accuracy figures on the labelled sample. */
+function TaskFiguresTable({ candidates, runs }: { candidates: PackCandidate[]; runs: TaskRun[] }) {
+  return (
+    <TableScroll label="Figures on the labelled sample">
+      <table data-testid="task-figures">
+        <caption>
+          Figures on the labelled sample (95% intervals: stratified bootstrap for AP and ROC-AUC, Wilson for precision
+          and recall)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            <th scope="col" className="num">
+              AP (PR-AUC)
+            </th>
+            <th scope="col" className="num">
+              ROC-AUC
+            </th>
+            <th scope="col" className="num">
+              Threshold t
+            </th>
+            <th scope="col" className="num">
+              Precision at t
+            </th>
+            <th scope="col" className="num">
+              Recall at t
+            </th>
+            <th scope="col" className="num">
+              F1 at t
+            </th>
+            <th scope="col" className="num">
+              Brier score
+            </th>
+            <th scope="col" className="num">
+              Parse-failure rate
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {candidates.map((c) => (
+            <TaskFiguresRow key={c.id} candidate={c} runs={runs} />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** One candidate's confusion matrix at its operating threshold; each count links to the items behind it. */
+function ConfusionMatrix({
+  decisionId,
+  candidate: c,
+  runs,
+}: {
+  decisionId: string;
+  candidate: PackCandidate;
+  runs: TaskRun[];
+}) {
+  const run = runs.find((r) => r.candidateId === c.id);
+  const a = run?.metrics?.report.atThreshold;
+  if (!run || !a) return null;
+  // Each count links to the items behind it (the drill-down).
+  const cell = (name: Cell, count: number) => (
+    <td className="num">
+      <Link
+        prefetch={false}
+        href={drillDownHref(decisionId, run.runId, { cell: name })}
+        aria-label={`${c.name}: the ${count.toLocaleString("en-US")} items in ${name}`}
+      >
+        {name} {count.toLocaleString("en-US")}
+      </Link>
+    </td>
+  );
+  return (
+    <table className="confusion">
+      <caption>
+        {c.name} (t = {a.threshold})
+      </caption>
+      <thead>
+        <tr>
+          <td />
+          <th scope="col">Predicted positive</th>
+          <th scope="col">Predicted negative</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th scope="row">Actual positive</th>
+          {cell("TP", a.tp)}
+          {cell("FN", a.fn)}
+        </tr>
+        <tr>
+          <th scope="row">Actual negative</th>
+          {cell("FP", a.fp)}
+          {cell("TN", a.tn)}
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
 /** Stage 3: accuracy on the buyer's labelled sample, at each candidate's operating threshold. */
 export function TaskStage({
   decisionId,
@@ -38,90 +186,7 @@ export function TaskStage({
           </span>
         ))}
       </p>
-      <TableScroll label="Figures on the labelled sample">
-        <table data-testid="task-figures">
-          <caption>
-            Figures on the labelled sample (95% intervals: stratified bootstrap for AP and ROC-AUC, Wilson for precision
-            and recall)
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Candidate</th>
-              <th scope="col" className="num">
-                AP (PR-AUC)
-              </th>
-              <th scope="col" className="num">
-                ROC-AUC
-              </th>
-              <th scope="col" className="num">
-                Threshold t
-              </th>
-              <th scope="col" className="num">
-                Precision at t
-              </th>
-              <th scope="col" className="num">
-                Recall at t
-              </th>
-              <th scope="col" className="num">
-                F1 at t
-              </th>
-              <th scope="col" className="num">
-                Brier score
-              </th>
-              <th scope="col" className="num">
-                Parse-failure rate
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {candidates.map((c) => {
-              const run = runs.find((r) => r.candidateId === c.id);
-              const m = run?.metrics;
-              if (!run || !m)
-                return (
-                  <tr key={c.id}>
-                    <th scope="row">{c.name}</th>
-                    <td colSpan={8} className="muted">
-                      No computed eval run
-                    </td>
-                  </tr>
-                );
-              const r = m.report;
-              return (
-                <tr key={c.id} data-candidate={c.name}>
-                  <th scope="row">{c.name}</th>
-                  <td className="num">
-                    {formatNumber(r.averagePrecision)}
-                    <small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small>
-                  </td>
-                  <td className="num">
-                    {formatNumber(r.rocAuc)}
-                    <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
-                  </td>
-                  <td className="num">{r.atThreshold.threshold}</td>
-                  <td className="num">
-                    {formatNumber(r.atThreshold.precision)}
-                    <small className="block muted">{formatInterval(r.intervals?.precision)}</small>
-                  </td>
-                  <td className="num">
-                    {formatNumber(r.atThreshold.recall)}
-                    <small className="block muted">{formatInterval(r.intervals?.recall ?? m.recallInterval)}</small>
-                  </td>
-                  <td className="num">{formatNumber(r.atThreshold.f1)}</td>
-                  <td className="num">{m.input.scoreKind === "scores" ? formatNumber(r.brier) : "—"}</td>
-                  <td className="num">
-                    {formatPercent(run.parseFailureCount / Math.max(1, run.itemCount))}
-                    <small className="block muted">
-                      {run.parseFailureCount.toLocaleString("en-US")} of {run.itemCount.toLocaleString("en-US")}
-                      {run.missingCount ? `; ${run.missingCount} missing` : ""}
-                    </small>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
+      <TaskFiguresTable candidates={candidates} runs={runs} />
       {runs.some((r) => r.metrics?.input.scoreKind === "hard-labels") && (
         <p className="warn" role="note">
           Some candidates gave hard labels only: their PR &quot;curve&quot; is the single operating point plus the end
@@ -138,49 +203,9 @@ export function TaskStage({
       </div>
       <h3>Confusion matrices at each operating threshold</h3>
       <div className="confusion-grid">
-        {candidates.map((c) => {
-          const run = runs.find((r) => r.candidateId === c.id);
-          const a = run?.metrics?.report.atThreshold;
-          if (!run || !a) return null;
-          // Each count links to the items behind it (the drill-down).
-          const cell = (name: Cell, count: number) => (
-            <td className="num">
-              <Link
-                prefetch={false}
-                href={drillDownHref(decisionId, run.runId, { cell: name })}
-                aria-label={`${c.name}: the ${count.toLocaleString("en-US")} items in ${name}`}
-              >
-                {name} {count.toLocaleString("en-US")}
-              </Link>
-            </td>
-          );
-          return (
-            <table key={c.id} className="confusion">
-              <caption>
-                {c.name} (t = {a.threshold})
-              </caption>
-              <thead>
-                <tr>
-                  <td />
-                  <th scope="col">Predicted positive</th>
-                  <th scope="col">Predicted negative</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <th scope="row">Actual positive</th>
-                  {cell("TP", a.tp)}
-                  {cell("FN", a.fn)}
-                </tr>
-                <tr>
-                  <th scope="row">Actual negative</th>
-                  {cell("FP", a.fp)}
-                  {cell("TN", a.tn)}
-                </tr>
-              </tbody>
-            </table>
-          );
-        })}
+        {candidates.map((c) => (
+          <ConfusionMatrix key={c.id} decisionId={decisionId} candidate={c} runs={runs} />
+        ))}
       </div>
     </div>
   );

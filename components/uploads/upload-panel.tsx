@@ -1,11 +1,18 @@
 "use client";
-import { useEffect, useReducer, useRef } from "react";
+import { useEffect, useReducer, useRef, type Dispatch } from "react";
 import { useRouter } from "next/navigation";
 import { DropZone } from "./drop-zone";
 import { formatBytes } from "./format";
 import styles from "./uploads.module.css";
 import { ErrorReport, type ReportedIssue } from "./error-report";
-import { initialUploadState, uploadReducer, type RunStatus } from "./upload-state";
+import {
+  initialUploadState,
+  uploadReducer,
+  type Failure,
+  type RunStatus,
+  type UploadAction,
+  type UploadState,
+} from "./upload-state";
 
 export type UploadKind = "dataset" | "predictions" | "leaderboard" | "serving";
 
@@ -57,6 +64,218 @@ function send(url: string, file: File, onBytes: (loaded: number) => void): Promi
   });
 }
 
+type UploadResponse = Record<string, unknown> & {
+  error?: { code?: string; message?: string; details?: Record<string, unknown> };
+};
+
+/** Poll the server's progress on one upload (validated rows, phase) until the returned stop is called. */
+function pollUploadProgress(url: string, dispatch: Dispatch<UploadAction>): () => void {
+  let polling = true;
+  const poll = async () => {
+    while (polling) {
+      await new Promise((r) => setTimeout(r, 400));
+      if (!polling) break;
+      const res = await fetch(url, { cache: "no-store" }).catch(() => null);
+      const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
+      if (body?.progress && polling)
+        dispatch({ type: "progressed", phase: body.progress.phase, rows: body.progress.rows });
+    }
+  };
+  void poll();
+  return () => {
+    polling = false;
+  };
+}
+
+/** What an accepted upload imported, in rows and in words. */
+function importedSummary(kind: UploadKind, b: UploadResponse): { rows: number; message: string } {
+  const rowCount = Number(b.rowCount ?? 0);
+  const message = b.existing
+    ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
+    : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
+      (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : "");
+  return { rows: rowCount, message };
+}
+
+/** Why the server refused an upload: a row-by-row report, model names to map, or one message. */
+function failureOf(status: number, b: UploadResponse): Failure {
+  const details = b.error?.details;
+  if (details && Array.isArray(details.errors))
+    return {
+      kind: "report",
+      errors: details.errors as ReportedIssue[],
+      errorCount: Number(details.errorCount ?? details.errors.length),
+    };
+  if (details && details.kind === "UNMATCHED_MODELS")
+    return {
+      kind: "unmatched",
+      unmatched: details.unmatched as string[],
+      candidates: details.candidates as { id: string; name: string }[],
+    };
+  return { kind: "message", message: b.error?.message ?? `The server answered ${status}.` };
+}
+
+/** The form fields each kind of file needs besides the file itself. */
+function KindFields({ kind, context }: { kind: UploadKind; context: UploadContext }) {
+  return (
+    <>
+      {kind === "dataset" && (
+        <>
+          <label>
+            Dataset name
+            <input name="name" required maxLength={200} defaultValue="holdout" />
+          </label>
+          <label>
+            Negative class names{" "}
+            <span className="muted">
+              (comma-separated; “{context.positiveClass}”, 1 and true are positive, 0 and false negative)
+            </span>
+            <input name="negativeLabels" placeholder="e.g. benign, safe" />
+          </label>
+        </>
+      )}
+      {kind === "predictions" && (
+        <>
+          <label>
+            Candidate
+            <select name="candidateId" required>
+              {context.candidates.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Dataset version
+            <select name="datasetVersionId" required>
+              {context.datasetVersions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Negative class names for predicted labels <span className="muted">(optional)</span>
+            <input name="negativeLabels" placeholder="e.g. benign, safe" />
+          </label>
+        </>
+      )}
+      {(kind === "leaderboard" || kind === "serving") && (
+        <>
+          <label>
+            Model name{" "}
+            <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
+            <input name="model" />
+          </label>
+          <label style={{ fontWeight: 400 }}>
+            <input type="checkbox" name="skipUnmatched" value="1" /> Skip models that match no candidate
+          </label>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Bytes sent, then the server's phase and rows validated. */
+function UploadProgress({ kind, state, file }: { kind: UploadKind; state: UploadState; file: File }) {
+  const { bytes, rows, phase } = state;
+  const percent = file.size > 0 ? Math.min(100, Math.round((bytes / file.size) * 100)) : 0;
+  return (
+    <div className={styles.progress} aria-live="polite" data-testid={`progress-${kind}`}>
+      <progress max={100} value={percent} aria-label="Bytes uploaded" />
+      <span className="figure">
+        {phase}: {formatBytes(Math.min(bytes, file.size))} of {formatBytes(file.size)}
+        {rows !== null && ` · ${rows.toLocaleString("en-US")} rows`}
+      </span>
+    </div>
+  );
+}
+
+/** The prediction run the upload created, while its metrics are computed. */
+function RunStatusLine({ run }: { run: NonNullable<UploadState["run"]> }) {
+  return (
+    <div className={styles.progress} data-testid="run-status">
+      <progress max={100} value={Math.round((run.status?.progress ?? 0) * 100)} aria-label="Metrics computed" />
+      <span>
+        Run #{run.id}: {run.status ? run.status.status.toLowerCase() : "queued"}
+        {run.status?.status === "DONE" &&
+          ` · ${run.status.itemCount.toLocaleString("en-US")} items, ${run.status.missingCount.toLocaleString("en-US")} missing (counted as errors)`}
+        {run.status?.error && ` · ${run.status.error}`}
+      </span>
+    </div>
+  );
+}
+
+/** Model names that match no candidate: map each one (or skip it) and import again. */
+function UnmatchedMapping({
+  failure,
+  mapping,
+  busy,
+  dispatch,
+  onImport,
+}: {
+  failure: Extract<Failure, { kind: "unmatched" }>;
+  mapping: Record<string, string>;
+  busy: boolean;
+  dispatch: Dispatch<UploadAction>;
+  onImport: (extra: Record<string, string>) => void;
+}) {
+  return (
+    <div role="alert" className="stack">
+      <p className="message-error">These model names match no candidate. Map each one, or skip it:</p>
+      {failure.unmatched.slice(0, 50).map((name) => (
+        <label key={name}>
+          <code>{name}</code>
+          <select
+            value={mapping[name] ?? ""}
+            onChange={(e) => dispatch({ type: "mapped", name, candidateId: e.currentTarget.value })}
+          >
+            <option value="">skip</option>
+            {failure.candidates.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      {failure.unmatched.length > 50 && (
+        <p className="muted">…and {failure.unmatched.length - 50} more (skipped unless mapped).</p>
+      )}
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          const modelMap: Record<string, string | null> = {};
+          for (const name of failure.unmatched) modelMap[name] = mapping[name] || null;
+          onImport({ modelMap: JSON.stringify(modelMap), skipUnmatched: "1" });
+        }}
+      >
+        Import with this mapping
+      </button>
+    </div>
+  );
+}
+
+/** Poll a prediction run until its metrics are computed; the page refreshes once they are. */
+function usePollRun(run: UploadState["run"], base: string, dispatch: Dispatch<UploadAction>) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!run || run.status?.status === "DONE" || run.status?.status === "FAILED") return;
+    const timer = setTimeout(async () => {
+      const res = await fetch(`${base}/runs/${run.id}`, { cache: "no-store" });
+      if (res.ok) {
+        const body = (await res.json()) as { run: RunStatus };
+        dispatch({ type: "run", status: body.run });
+        if (body.run.status === "DONE") router.refresh();
+      }
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [run, base, router, dispatch]);
+}
+
 export function UploadPanel({
   kind,
   context,
@@ -70,23 +289,11 @@ export function UploadPanel({
 }) {
   const router = useRouter();
   const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
-  const { file, busy, bytes, rows, phase, failure, success, run, mapping } = state;
+  const { file, busy, phase, failure, success, run, mapping } = state;
   const form = useRef<HTMLFormElement>(null);
   const base = `/api/v1/decisions/${encodeURIComponent(context.decisionId)}`;
 
-  // Poll a prediction run until its metrics are computed.
-  useEffect(() => {
-    if (!run || run.status?.status === "DONE" || run.status?.status === "FAILED") return;
-    const timer = setTimeout(async () => {
-      const res = await fetch(`${base}/runs/${run.id}`, { cache: "no-store" });
-      if (res.ok) {
-        const body = (await res.json()) as { run: RunStatus };
-        dispatch({ type: "run", status: body.run });
-        if (body.run.status === "DONE") router.refresh();
-      }
-    }, 500);
-    return () => clearTimeout(timer);
-  }, [run, base, router]);
+  usePollRun(run, base, dispatch);
 
   async function upload(extra: Record<string, string> = {}) {
     if (!file || !form.current) return;
@@ -96,74 +303,31 @@ export function UploadPanel({
       if (typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
     for (const [k, v] of Object.entries(extra)) params.set(k, v);
     dispatch({ type: "started" });
-    let polling = true;
-    const poll = async () => {
-      while (polling) {
-        await new Promise((r) => setTimeout(r, 400));
-        if (!polling) break;
-        const res = await fetch(`${base}/uploads/${uploadId}`, { cache: "no-store" }).catch(() => null);
-        const body = res?.ok ? ((await res.json()) as { progress: { phase: string; rows: number } | null }) : null;
-        if (body?.progress && polling)
-          dispatch({ type: "progressed", phase: body.progress.phase, rows: body.progress.rows });
-      }
-    };
-    void poll();
+    const stopPolling = pollUploadProgress(`${base}/uploads/${uploadId}`, dispatch);
     try {
       const { status, body } = await send(`${base}/${PATHS[kind]}?${params}`, file, (loaded) =>
         dispatch({ type: "sent", loaded }),
       );
-      polling = false;
-      const b = body as Record<string, unknown> & {
-        error?: { code?: string; message?: string; details?: Record<string, unknown> };
-      };
+      stopPolling();
+      const b = body as UploadResponse;
       if (status >= 200 && status < 300) {
-        const rowCount = Number(b.rowCount ?? 0);
-        const message = b.existing
-          ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
-          : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
-            (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : "");
         dispatch({
           type: "imported",
-          rows: rowCount,
-          message,
+          ...importedSummary(kind, b),
           runId: kind === "predictions" && typeof b.runId === "number" ? b.runId : undefined,
         });
         router.refresh();
         return;
       }
-      const details = b.error?.details;
-      if (details && Array.isArray(details.errors))
-        dispatch({
-          type: "rejected",
-          failure: {
-            kind: "report",
-            errors: details.errors as ReportedIssue[],
-            errorCount: Number(details.errorCount ?? details.errors.length),
-          },
-        });
-      else if (details && details.kind === "UNMATCHED_MODELS")
-        dispatch({
-          type: "rejected",
-          failure: {
-            kind: "unmatched",
-            unmatched: details.unmatched as string[],
-            candidates: details.candidates as { id: string; name: string }[],
-          },
-        });
-      else
-        dispatch({
-          type: "rejected",
-          failure: { kind: "message", message: b.error?.message ?? `The server answered ${status}.` },
-        });
+      dispatch({ type: "rejected", failure: failureOf(status, b) });
     } catch (error) {
       dispatch({ type: "failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
-      polling = false;
+      stopPolling();
       dispatch({ type: "ended" });
     }
   }
 
-  const percent = file && file.size > 0 ? Math.min(100, Math.round((bytes / file.size) * 100)) : 0;
   return (
     <section className="card" aria-labelledby={`upload-${kind}`} data-testid={`upload-${kind}`}>
       <h2 id={`upload-${kind}`}>{title}</h2>
@@ -176,61 +340,7 @@ export function UploadPanel({
           void upload();
         }}
       >
-        {kind === "dataset" && (
-          <>
-            <label>
-              Dataset name
-              <input name="name" required maxLength={200} defaultValue="holdout" />
-            </label>
-            <label>
-              Negative class names{" "}
-              <span className="muted">
-                (comma-separated; “{context.positiveClass}”, 1 and true are positive, 0 and false negative)
-              </span>
-              <input name="negativeLabels" placeholder="e.g. benign, safe" />
-            </label>
-          </>
-        )}
-        {kind === "predictions" && (
-          <>
-            <label>
-              Candidate
-              <select name="candidateId" required>
-                {context.candidates.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Dataset version
-              <select name="datasetVersionId" required>
-                {context.datasetVersions.map((v) => (
-                  <option key={v.id} value={v.id}>
-                    {v.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Negative class names for predicted labels <span className="muted">(optional)</span>
-              <input name="negativeLabels" placeholder="e.g. benign, safe" />
-            </label>
-          </>
-        )}
-        {(kind === "leaderboard" || kind === "serving") && (
-          <>
-            <label>
-              Model name{" "}
-              <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
-              <input name="model" />
-            </label>
-            <label style={{ fontWeight: 400 }}>
-              <input type="checkbox" name="skipUnmatched" value="1" /> Skip models that match no candidate
-            </label>
-          </>
-        )}
+        <KindFields kind={kind} context={context} />
         <DropZone
           accept={ACCEPT[kind]}
           file={file}
@@ -246,31 +356,13 @@ export function UploadPanel({
           {busy ? "Uploading…" : "Upload"}
         </button>
       </form>
-      {(busy || phase) && file && (
-        <div className={styles.progress} aria-live="polite" data-testid={`progress-${kind}`}>
-          <progress max={100} value={percent} aria-label="Bytes uploaded" />
-          <span className="figure">
-            {phase}: {formatBytes(Math.min(bytes, file.size))} of {formatBytes(file.size)}
-            {rows !== null && ` · ${rows.toLocaleString("en-US")} rows`}
-          </span>
-        </div>
-      )}
+      {(busy || phase) && file && <UploadProgress kind={kind} state={state} file={file} />}
       {success && (
         <p className="message-ok" role="status">
           {success}
         </p>
       )}
-      {run && (
-        <div className={styles.progress} data-testid="run-status">
-          <progress max={100} value={Math.round((run.status?.progress ?? 0) * 100)} aria-label="Metrics computed" />
-          <span>
-            Run #{run.id}: {run.status ? run.status.status.toLowerCase() : "queued"}
-            {run.status?.status === "DONE" &&
-              ` · ${run.status.itemCount.toLocaleString("en-US")} items, ${run.status.missingCount.toLocaleString("en-US")} missing (counted as errors)`}
-            {run.status?.error && ` · ${run.status.error}`}
-          </span>
-        </div>
-      )}
+      {run && <RunStatusLine run={run} />}
       {failure?.kind === "report" && <ErrorReport errors={failure.errors} errorCount={failure.errorCount} />}
       {failure?.kind === "message" && (
         <p className="message-error" role="alert">
@@ -278,39 +370,13 @@ export function UploadPanel({
         </p>
       )}
       {failure?.kind === "unmatched" && (
-        <div role="alert" className="stack">
-          <p className="message-error">These model names match no candidate. Map each one, or skip it:</p>
-          {failure.unmatched.slice(0, 50).map((name) => (
-            <label key={name}>
-              <code>{name}</code>
-              <select
-                value={mapping[name] ?? ""}
-                onChange={(e) => dispatch({ type: "mapped", name, candidateId: e.currentTarget.value })}
-              >
-                <option value="">skip</option>
-                {failure.candidates.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ))}
-          {failure.unmatched.length > 50 && (
-            <p className="muted">…and {failure.unmatched.length - 50} more (skipped unless mapped).</p>
-          )}
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => {
-              const modelMap: Record<string, string | null> = {};
-              for (const name of failure.unmatched) modelMap[name] = mapping[name] || null;
-              void upload({ modelMap: JSON.stringify(modelMap), skipUnmatched: "1" });
-            }}
-          >
-            Import with this mapping
-          </button>
-        </div>
+        <UnmatchedMapping
+          failure={failure}
+          mapping={mapping}
+          busy={busy}
+          dispatch={dispatch}
+          onImport={(extra) => void upload(extra)}
+        />
       )}
     </section>
   );

@@ -76,6 +76,17 @@ export const decisionParametersSchema = z.object({
 
 export type DecisionParameters = z.infer<typeof decisionParametersSchema>;
 
+/** A parameter a decision may leave unset (its output admits undefined). */
+export type OptionalDecisionParameter = {
+  [K in keyof DecisionParameters]-?: undefined extends DecisionParameters[K] ? K : never;
+}[keyof DecisionParameters];
+
+/** The parameters the schema lets a decision leave unset, read from the schema itself so that a new optional
+ * parameter is cleared by the whole-form update without being listed again. */
+export const OPTIONAL_DECISION_PARAMETERS = (
+  Object.keys(decisionParametersSchema.shape) as (keyof DecisionParameters)[]
+).filter((key): key is OptionalDecisionParameter => decisionParametersSchema.shape[key].safeParse(undefined).success);
+
 /** A partial update (API PATCH, or the "what if" controls saving threshold or π). No field has a
  * default, so an absent field is left as it is. */
 export const decisionParametersPatchSchema = decisionParametersSchema.partial();

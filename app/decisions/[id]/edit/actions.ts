@@ -3,7 +3,12 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { recomputingMessage } from "@/lib/decisions/messages";
 import { candidateCreateSchema, candidateSchema, resemblanceSchema, shortlistSchema } from "@/lib/schemas/candidate";
-import { archiveSchema, decisionParametersSchema, evaluationVersionSchema } from "@/lib/schemas/decision";
+import {
+  archiveSchema,
+  decisionParametersSchema,
+  evaluationVersionSchema,
+  OPTIONAL_DECISION_PARAMETERS,
+} from "@/lib/schemas/decision";
 import { defineAction } from "@/lib/server/action";
 import {
   createCandidate,
@@ -18,15 +23,6 @@ import {
 } from "@/lib/server/decisions/decisions";
 import { answerResemblance } from "@/lib/server/decisions/resemblances";
 
-const OPTIONAL = [
-  "precisionFloor",
-  "sloP95E2eMs",
-  "sloP95TtftMs",
-  "sloMinThroughputRps",
-  "sloThroughputConcurrency",
-  "sloMaxCostPer1kRequests",
-] as const;
-
 function refresh(decisionId: string) {
   revalidatePath(`/decisions/${decisionId}`);
   revalidatePath(`/decisions/${decisionId}/edit`);
@@ -37,7 +33,7 @@ export const updateDecisionAction = defineAction({
   schema: decisionParametersSchema.extend({ decisionId: z.string().min(1) }),
   permission: "decision.edit",
   run: async ({ decisionId, ...input }, { actor, request }) => {
-    const patch = { ...input, ...Object.fromEntries(OPTIONAL.map((k) => [k, input[k] ?? null])) };
+    const patch = { ...input, ...Object.fromEntries(OPTIONAL_DECISION_PARAMETERS.map((k) => [k, input[k] ?? null])) };
     const { recomputing } = await updateDecisionParameters(actor, decisionId, patch as typeof input, request);
     refresh(decisionId);
     return { ok: true, message: recomputingMessage(recomputing.length) };

@@ -9,23 +9,16 @@ import { getUploadsOverview } from "@/lib/server/imports/uploads-page";
 import { getResemblances } from "@/lib/server/decisions/resemblances";
 import { requirePagePermission } from "@/lib/server/session";
 import { DecisionForm } from "@/components/decisions/decision-form";
-import { CandidateForm } from "@/components/decisions/candidate-form";
-import { AddCandidateForm } from "@/components/decisions/add-candidate-form";
-import { ShortlistForm } from "@/components/decisions/shortlist-form";
-import { ResemblanceForm } from "@/components/decisions/resemblance-form";
-import { EvaluationVersionForm } from "@/components/decisions/evaluation-version-form";
-import { ButtonForm } from "@/components/ui/button-form";
 import { datasetVersionLabel } from "@/lib/decisions/labels";
+import { updateDecisionAction } from "./actions";
 import {
-  archiveAction,
-  createCandidateAction,
-  evaluationVersionAction,
-  removeCandidateAction,
-  resemblanceAction,
-  shortlistAction,
-  updateCandidateAction,
-  updateDecisionAction,
-} from "./actions";
+  ArchiveSection,
+  CandidatesSection,
+  DatasetSection,
+  EditSteps,
+  ResemblanceSection,
+  ShortlistSection,
+} from "./sections";
 import "../pack.css";
 
 export const metadata: Metadata = { title: "Edit decision" };
@@ -82,25 +75,7 @@ export default async function EditDecisionPage({
           {frozen}
         </p>
       )}
-      <nav aria-label="Steps" className="pack-toc no-print">
-        <ol>
-          <li>
-            <a href="#task-heading">Task parameters</a>
-          </li>
-          <li>
-            <a href="#shortlist-heading">Shortlist</a>
-          </li>
-          <li>
-            <a href="#candidates-heading">Candidates and rationale</a>
-          </li>
-          <li>
-            <a href="#resemblance-heading">Resemblance of the cited suites</a>
-          </li>
-          <li>
-            <a href="#dataset-heading">Evaluation dataset</a>
-          </li>
-        </ol>
-      </nav>
+      <EditSteps />
       <section className="card" aria-labelledby="task-heading">
         <h2 id="task-heading">Task parameters</h2>
         <p className="muted">
@@ -115,115 +90,15 @@ export default async function EditDecisionPage({
         />
       </section>
 
-      <section className="card" aria-labelledby="shortlist-heading">
-        <h2 id="shortlist-heading">Shortlist from the leaderboards</h2>
-        {models.length === 0 ? (
-          <p className="muted">
-            No unshortlisted models. Import a leaderboard or an Arena CSV on the{" "}
-            <Link href={`${base}/uploads`}>uploads page</Link>: its models are listed here to shortlist from.
-          </p>
-        ) : editable ? (
-          <ShortlistForm decisionId={id} models={models} action={shortlistAction} />
-        ) : (
-          <p className="muted">{models.length} model(s) of the imported leaderboards are not shortlisted.</p>
-        )}
-        {editable && (
-          <details>
-            <summary>Add a candidate by hand</summary>
-            <p className="muted">
-              For a model no imported leaderboard lists yet. Leaderboard rows imported later under its name, model id or
-              aliases become its evidence.
-            </p>
-            <AddCandidateForm decisionId={id} action={createCandidateAction} />
-          </details>
-        )}
-      </section>
+      <ShortlistSection id={id} models={models} editable={editable} />
 
-      <section aria-labelledby="candidates-heading">
-        <h2 id="candidates-heading">Candidates and their shortlist rationale</h2>
-        {candidates.length === 0 && (
-          <p className="card muted">
-            No candidates yet: shortlist them from the leaderboards or add them by hand above.
-          </p>
-        )}
-        {candidates.map((c) => (
-          <div key={c.id}>
-            <CandidateForm candidate={c} suites={suites[c.id] ?? []} action={updateCandidateAction} />
-            {editable && (
-              <details className="no-print">
-                <summary>Remove {c.name}…</summary>
-                <p className="muted">
-                  Its eval runs and serving rows leave the pack (the files stay as imports; the audit trail records what
-                  was removed); its leaderboard rows go back to the unshortlisted models.
-                </p>
-                <ButtonForm
-                  action={removeCandidateAction}
-                  fields={{ candidateId: c.id }}
-                  label={`Remove ${c.name}`}
-                  secondary
-                />
-              </details>
-            )}
-          </div>
-        ))}
-      </section>
+      <CandidatesSection candidates={candidates} suites={suites} editable={editable} />
 
-      <section aria-labelledby="resemblance-heading">
-        <h2 id="resemblance-heading">Do the cited suites resemble this decision?</h2>
-        <p className="muted">
-          For each benchmark a shortlist rationale cites, answer the three questions of resemblance. The answers are
-          shown beside the scores in stages 1–2 and in the PDF; submitting needs them all.
-        </p>
-        {resemblances.length === 0 && <p className="card muted">No rationale cites a suite yet.</p>}
-        {resemblances.map((r) => (
-          <ResemblanceForm key={r.suite} decisionId={id} values={r} action={resemblanceAction} disabled={!editable} />
-        ))}
-      </section>
+      <ResemblanceSection id={id} resemblances={resemblances} editable={editable} />
 
-      <section className="card" aria-labelledby="dataset-heading">
-        <h2 id="dataset-heading">Evaluation dataset</h2>
-        {versions.length === 0 ? (
-          <p className="muted">
-            No dataset yet: upload your labelled data on the <Link href={`${base}/uploads`}>uploads page</Link>. Its
-            first version becomes the one the pack is evaluated on.
-          </p>
-        ) : (
-          <EvaluationVersionForm
-            decisionId={id}
-            versions={versions}
-            current={decision.evaluationDatasetVersionId}
-            action={evaluationVersionAction}
-            disabled={!editable}
-          />
-        )}
-      </section>
+      <DatasetSection id={id} versions={versions} current={decision.evaluationDatasetVersionId} editable={editable} />
 
-      <section className="card no-print" aria-labelledby="archive-heading">
-        <h2 id="archive-heading">{decision.archivedAt ? "Archived" : "Archive"}</h2>
-        {decision.archivedAt ? (
-          <ButtonForm
-            action={archiveAction}
-            fields={{ decisionId: id, archived: "false" }}
-            label="Restore the decision"
-            secondary
-          />
-        ) : decision.status === "IN_REVIEW" ? (
-          <p className="muted">A decision in review cannot be archived.</p>
-        ) : (
-          <>
-            <p className="muted">
-              An archived decision is kept with its evidence, signatures and audit trail, becomes read-only, and leaves
-              the default list.
-            </p>
-            <ButtonForm
-              action={archiveAction}
-              fields={{ decisionId: id, archived: "true" }}
-              label="Archive the decision"
-              secondary
-            />
-          </>
-        )}
-      </section>
+      <ArchiveSection id={id} decision={decision} />
     </article>
   );
 }
