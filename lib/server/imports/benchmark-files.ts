@@ -128,6 +128,34 @@ async function mapModels(
   return { map, skipped, unattached };
 }
 
+/**
+ * The public file already imported from these bytes as this kind, if any, with the report it
+ * stored: asked before the work (the fast path) and again under the import's lock.
+ */
+async function findImportedFile(
+  client: Pick<Tx, "import">,
+  key: { decisionId: string; kind: "LEADERBOARD" | "SERVING"; sha256: string },
+): Promise<PublicImportResult | null> {
+  const row = await client.import.findFirst({
+    where: { decisionId: key.decisionId, kind: key.kind, sha256: key.sha256, status: "SUCCEEDED" },
+    select: { ...IMPORT_SUMMARY_SELECT, errors: true },
+  });
+  if (!row) return null;
+  const report = (row.errors ?? {}) as {
+    models?: Record<string, string>;
+    skippedModels?: string[];
+    unshortlistedModels?: string[];
+    warnings?: string[];
+  };
+  return {
+    ...summaryFrom(row, true, report.warnings ?? []),
+    models: report.models ?? {},
+    skippedModels: report.skippedModels ?? [],
+    unshortlistedModels: report.unshortlistedModels ?? [],
+    stored: row.rowCount,
+  };
+}
+
 async function importPublic<R extends { model: string }>(
   kind: "LEADERBOARD" | "SERVING",
   actor: Actor,
@@ -144,26 +172,8 @@ async function importPublic<R extends { model: string }>(
   const limits = { ...defaultLimits("public"), ...options.limits };
   return withSpooledUpload(database, actor, decisionId, kind, file, limits, options, async (spooled) => {
     const prisma = database.prisma;
-    const findExisting = async () => {
-      const row = await prisma.import.findFirst({
-        where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
-        select: { ...IMPORT_SUMMARY_SELECT, errors: true },
-      });
-      if (!row) return null;
-      const report = (row.errors ?? {}) as {
-        models?: Record<string, string>;
-        skippedModels?: string[];
-        unshortlistedModels?: string[];
-        warnings?: string[];
-      };
-      return {
-        ...summaryFrom(row, true, report.warnings ?? []),
-        models: report.models ?? {},
-        skippedModels: report.skippedModels ?? [],
-        unshortlistedModels: report.unshortlistedModels ?? [],
-        stored: row.rowCount,
-      };
-    };
+    const imported = { decisionId, kind, sha256: spooled.sha256 };
+    const findExisting = () => findImportedFile(prisma, imported);
     const before = await findExisting();
     if (before) return before;
     const result = parse(await readText(spooled));
@@ -193,11 +203,7 @@ async function importPublic<R extends { model: string }>(
         // The row lock and the editability rule inside the transaction (see lockImportableDecision).
         await lockEditableDecision(tx, decisionId, "SHARE");
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
-        const again = await tx.import.findFirst({
-          where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
-          select: { id: true },
-        });
-        if (again) return null;
+        if (await findImportedFile(tx, imported)) return null;
         const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
           decisionId,
           kind,

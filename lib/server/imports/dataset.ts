@@ -23,6 +23,7 @@ import {
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
+  type SqlQuery,
 } from "./import-record";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { DATASET_ITEM_COLUMNS, duplicateReport, isUniqueViolation, type RowSpec } from "./tabular";
@@ -80,6 +81,33 @@ async function tabularFormat(path: string, name: string, explicit?: string): Pro
 export { tabularFormat };
 
 /**
+ * The dataset version already imported from these bytes under this dataset name, if any: asked
+ * before the work (the fast path) and again under the import's lock.
+ */
+async function findImportedVersion(
+  query: SqlQuery,
+  key: { decisionId: string; sha256: string; datasetName: string },
+): Promise<DatasetImportResult | null> {
+  const [row] = await query<
+    ImportRow & { versionId: number; version: number; itemCount: number; positiveCount: number; datasetId: string }
+  >(
+    `SELECT ${IMPORT_COLUMNS}, v.id AS "versionId", v.version, v."itemCount", v."positiveCount", v."datasetId"
+       FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
+      WHERE i."decisionId" = $1 AND i.kind = 'DATASET' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND d.name = $3`,
+    [key.decisionId, key.sha256, key.datasetName],
+  );
+  if (!row) return null;
+  return {
+    ...summaryFrom(row, true),
+    datasetId: row.datasetId,
+    datasetVersionId: row.versionId,
+    version: row.version,
+    itemCount: row.itemCount,
+    positiveCount: row.positiveCount,
+  };
+}
+
+/**
  * Uploads a labelled dataset as a new version of the named dataset: streamed, validated row by
  * row, COPYed into DatasetItem with its Import row, version row and audit event in one
  * transaction. Same bytes for the same dataset again → the existing version, nothing written.
@@ -96,26 +124,8 @@ export async function importDataset(
   const limits = { ...defaultLimits("bulk"), ...options.limits };
   return withSpooledUpload(database, actor, decisionId, "DATASET", file, limits, options, async (spooled) => {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
-    const findExisting = async () => {
-      const [row] = await rawQuery<
-        ImportRow & { versionId: number; version: number; itemCount: number; positiveCount: number; datasetId: string }
-      >(
-        database,
-        `SELECT ${IMPORT_COLUMNS}, v.id AS "versionId", v.version, v."itemCount", v."positiveCount", v."datasetId"
-           FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
-          WHERE i."decisionId" = $1 AND i.kind = 'DATASET' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND d.name = $3`,
-        [decisionId, spooled.sha256, parsedOptions.datasetName],
-      );
-      if (!row) return null;
-      return {
-        ...summaryFrom(row, true),
-        datasetId: row.datasetId,
-        datasetVersionId: row.versionId,
-        version: row.version,
-        itemCount: row.itemCount,
-        positiveCount: row.positiveCount,
-      };
-    };
+    const imported = { decisionId, sha256: spooled.sha256, datasetName: parsedOptions.datasetName };
+    const findExisting = () => findImportedVersion((sql, params) => rawQuery(database, sql, params), imported);
     const before = await findExisting();
     if (before) return before;
 
@@ -131,12 +141,8 @@ export async function importDataset(
       const result = await withRawTx(database, async (tx) => {
         await lockImportableDecision(tx, decisionId, "UPDATE");
         await lockImportKey(tx, `${decisionId}:DATASET:${spooled.sha256}`);
-        const existing = await tx.query<{ id: string }>(
-          `SELECT i.id FROM "Import" i JOIN "DatasetVersion" v ON v."importId" = i.id JOIN "Dataset" d ON d.id = v."datasetId"
-            WHERE i."decisionId" = $1 AND i.kind = 'DATASET' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND d.name = $3`,
-          [decisionId, spooled.sha256, parsedOptions.datasetName],
-        );
-        if (existing.length) return null; // a concurrent upload of the same bytes won; read it after this transaction
+        // A concurrent upload of the same bytes won: read it after this transaction.
+        if (await findImportedVersion(tx.query, imported)) return null;
 
         await tx.query(
           `INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, $3) ON CONFLICT ("decisionId", name) DO NOTHING`,

@@ -22,6 +22,7 @@ import {
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
+  type SqlQuery,
 } from "./import-record";
 import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
 import { duplicateReport, isUniqueViolation, PREDICTION_FIELDS, type RowSpec } from "./tabular";
@@ -71,6 +72,30 @@ export function predictionSpec(
 }
 
 /**
+ * The run already imported from these bytes for this candidate on this dataset version, if any:
+ * asked before the work (the fast path) and again under the import's lock.
+ */
+async function findImportedRun(
+  query: SqlQuery,
+  key: { decisionId: string; sha256: string; candidateId: string; datasetVersionId: number },
+): Promise<PredictionsImportResult | null> {
+  const [row] = await query<ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }>(
+    `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
+       FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
+      WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
+    [key.decisionId, key.sha256, key.candidateId, key.datasetVersionId],
+  );
+  if (!row) return null;
+  return {
+    ...summaryFrom(row, true),
+    runId: row.runId,
+    status: row.status,
+    itemCount: row.itemCount,
+    missingCount: row.missingCount,
+  };
+}
+
+/**
  * Uploads a candidate's predictions on a dataset version (SPEC §6). Policy for ids, joined to the
  * dataset version by item id:
  * - duplicate ids (the same id twice in the file) reject the file, every one listed with its line;
@@ -106,25 +131,8 @@ export async function importPredictions(
   const limits = { ...defaultLimits("bulk"), ...options.limits };
   return withSpooledUpload(database, actor, decisionId, "PREDICTIONS", file, limits, options, async (spooled) => {
     const format = await tabularFormat(spooled.path, spooled.name, options.format);
-    const findExisting = async () => {
-      const [row] = await rawQuery<
-        ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }
-      >(
-        database,
-        `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
-           FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
-          WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
-        [decisionId, spooled.sha256, candidateId, datasetVersionId],
-      );
-      if (!row) return null;
-      return {
-        ...summaryFrom(row, true),
-        runId: row.runId,
-        status: row.status,
-        itemCount: row.itemCount,
-        missingCount: row.missingCount,
-      };
-    };
+    const imported = { decisionId, sha256: spooled.sha256, candidateId, datasetVersionId };
+    const findExisting = () => findImportedRun((sql, params) => rawQuery(database, sql, params), imported);
     const before = await findExisting();
     if (before) return before;
 
@@ -140,12 +148,7 @@ export async function importPredictions(
       result = await withRawTx(database, async (tx) => {
         await lockImportableDecision(tx, decisionId);
         await lockImportKey(tx, `${decisionId}:PREDICTIONS:${spooled.sha256}`);
-        const existing = await tx.query(
-          `SELECT i.id FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
-            WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
-          [decisionId, spooled.sha256, candidateId, datasetVersionId],
-        );
-        if (existing.length) return null;
+        if (await findImportedRun(tx.query, imported)) return null;
         const importId = await insertTabularImport(tx, upload, content, actor.id);
         // The run's rows go into its own table; the run itself is inserted last, attaching the
         // table (lib/server/runs/partitions.ts).
