@@ -40,12 +40,39 @@ watch prints one line of progress a second and exits 0 when the run is DONE, 1 w
 was CANCELLED. A bad option value prints "field: reason" on stderr and exits 1; 2: invalid options.`;
 
 type Values = Record<string, string | boolean | undefined>;
+type Actor = Awaited<ReturnType<typeof resolveActor>>;
 
 export async function run(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
-  let values: Values;
+  const parsed = parseRunOptions(action, rest);
+  if (typeof parsed === "number") return parsed;
+  const values = parsed;
+  // This process queues; it does not work the queue (that is what workers are for).
+  setEnv({ VERDICT_WORKER: "0" });
   try {
-    ({ values } = parseArgs({
+    const actor = await resolveActor(values as { as?: string; token?: string }, "runs it");
+    return await runAction(action!, actor, values);
+  } catch (error) {
+    if (error instanceof AppError) {
+      const issues = (error.details as { issues?: FieldProblem[] } | undefined)?.issues;
+      process.stderr.write(
+        issues?.length
+          ? issues.map((p) => `verdict run: ${p.field}: ${p.reason}\n`).join("")
+          : `verdict run: ${error.message}\n`,
+      );
+      return 1;
+    }
+    throw error;
+  } finally {
+    await stopJobs().catch(() => {});
+    await (await database()).close().catch(() => {});
+  }
+}
+
+/** The options, or the exit code when there is nothing to run: 0 after the help, 2 for invalid options. */
+function parseRunOptions(action: string | undefined, rest: string[]): Values | number {
+  try {
+    const { values } = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
@@ -67,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
         ...ACTOR_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
-    }));
+    });
     if (values.help || action === "--help" || action === "-h") {
       process.stdout.write(HELP + "\n");
       return 0;
@@ -77,115 +104,113 @@ export async function run(argv: string[]): Promise<number> {
     if (!values.decision) throw new Error("--decision ID is required");
     if ((action === "watch" || action === "cancel") && !values.run) throw new Error("--run RUN is required");
     requireActorOption(values as { as?: string; token?: string }, "runs it");
+    return values;
   } catch (error) {
     process.stderr.write(`verdict run: ${(error as Error).message}\n\n${HELP}\n`);
     return 2;
   }
-  // This process queues; it does not work the queue (that is what workers are for).
-  setEnv({ VERDICT_WORKER: "0" });
-  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+}
+
+/** A string option's value; absent (or a flag) is undefined. */
+function stringOption(values: Values, key: string): string | undefined {
+  return typeof values[key] === "string" ? (values[key] as string) : undefined;
+}
+
+function print(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+}
+
+/** One action, through the same use cases as the API; returns the exit code. */
+async function runAction(action: string, actor: Actor, values: Values): Promise<number> {
+  const str = (key: string) => stringOption(values, key);
   const decisionId = str("decision")!;
-  try {
-    const actor = await resolveActor(values as { as?: string; token?: string }, "runs it");
-    const db = await database();
-    const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + "\n");
-    switch (action) {
-      case "protocol":
-        if (!str("file"))
-          throw new AppError("VALIDATION", "file: give the protocol as a JSON file (--file).", {
-            issues: [{ field: "file", reason: "required" }],
-          });
-        print(await setEvalProtocol(actor, decisionId, JSON.parse(readFileSync(str("file")!, "utf8"))));
-        return 0;
-      case "endpoint": {
-        const keyVar = str("api-key-env");
-        const input = {
-          candidateId: str("candidate"),
-          baseUrl: str("base-url"),
-          model: str("model"),
-          apiKey: keyVar ? (namedVariable(keyVar) ?? "") : undefined,
-          concurrency: str("concurrency"),
-          rateLimitRps: str("rate-limit"),
-          priceInputPerMTok: str("price-in"),
-          priceOutputPerMTok: str("price-out"),
-        };
+  const db = await database();
+  switch (action) {
+    case "protocol":
+      if (!str("file"))
+        throw new AppError("VALIDATION", "file: give the protocol as a JSON file (--file).", {
+          issues: [{ field: "file", reason: "required" }],
+        });
+      print(await setEvalProtocol(actor, decisionId, JSON.parse(readFileSync(str("file")!, "utf8"))));
+      return 0;
+    case "endpoint":
+      print({ endpoint: await setEndpoint(actor, decisionId, values) });
+      return 0;
+    case "cancel":
+      print(await cancelHarnessRun(actor, decisionId, parseRunId(str("run")!)));
+      return 0;
+    case "watch":
+      return await watch(actor, decisionId, parseRunId(str("run")!));
+    case "start":
+    case "sweep": {
+      const started = await startRuns(action, actor, decisionId, values);
+      if (!queueEnabled(db)) {
+        // No worker on the embedded database: the run happens in this process.
+        await drainInlineChunks();
+        await drainInlineJobs();
+      }
+      if (!values.wait) {
         print({
-          endpoint: await setCandidateEndpoint(
-            actor,
-            decisionId,
-            Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
-          ),
+          runs: started.map((r) => ({
+            id: r.id,
+            status: r.status,
+            concurrency: r.concurrency,
+            itemCount: r.itemCount,
+          })),
         });
         return 0;
       }
-      case "cancel":
-        print(await cancelHarnessRun(actor, decisionId, parseRunId(str("run")!)));
-        return 0;
-      case "watch":
-        return await watch(actor, decisionId, parseRunId(str("run")!));
-      case "start":
-      case "sweep": {
-        const started =
-          action === "start"
-            ? [
-                await startHarnessRun(actor, decisionId, {
-                  candidateId: str("candidate"),
-                  ...(str("concurrency") ? { concurrency: str("concurrency") } : {}),
-                  ...(str("limit") ? { limit: str("limit") } : {}),
-                }),
-              ]
-            : (
-                await startSweep(actor, decisionId, {
-                  candidateId: str("candidate"),
-                  levels: (str("levels") ?? "").split(",").filter(Boolean),
-                  ...(str("limit") ? { limit: str("limit") } : {}),
-                })
-              ).runs;
-        if (!queueEnabled(db)) {
-          // No worker on the embedded database: the run happens in this process.
-          await drainInlineChunks();
-          await drainInlineJobs();
-        }
-        if (!values.wait) {
-          print({
-            runs: started.map((r) => ({
-              id: r.id,
-              status: r.status,
-              concurrency: r.concurrency,
-              itemCount: r.itemCount,
-            })),
-          });
-          return 0;
-        }
-        let code = 0;
-        for (const r of started) code = Math.max(code, await watch(actor, decisionId, r.id));
-        return code;
-      }
+      let code = 0;
+      for (const r of started) code = Math.max(code, await watch(actor, decisionId, r.id));
+      return code;
     }
-    return 2;
-  } catch (error) {
-    if (error instanceof AppError) {
-      const issues = (error.details as { issues?: FieldProblem[] } | undefined)?.issues;
-      process.stderr.write(
-        issues?.length
-          ? issues.map((p) => `verdict run: ${p.field}: ${p.reason}\n`).join("")
-          : `verdict run: ${error.message}\n`,
-      );
-      return 1;
-    }
-    throw error;
-  } finally {
-    await stopJobs().catch(() => {});
-    await (await database()).close().catch(() => {});
   }
+  return 2;
+}
+
+/** The candidate's endpoint from the options given (an absent one is left out, not cleared). */
+function setEndpoint(actor: Actor, decisionId: string, values: Values) {
+  const str = (key: string) => stringOption(values, key);
+  const keyVar = str("api-key-env");
+  const input = {
+    candidateId: str("candidate"),
+    baseUrl: str("base-url"),
+    model: str("model"),
+    apiKey: keyVar ? (namedVariable(keyVar) ?? "") : undefined,
+    concurrency: str("concurrency"),
+    rateLimitRps: str("rate-limit"),
+    priceInputPerMTok: str("price-in"),
+    priceOutputPerMTok: str("price-out"),
+  };
+  return setCandidateEndpoint(
+    actor,
+    decisionId,
+    Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
+  );
+}
+
+/** One harness run (start) or one per concurrency level (sweep). */
+async function startRuns(action: "start" | "sweep", actor: Actor, decisionId: string, values: Values) {
+  const str = (key: string) => stringOption(values, key);
+  if (action === "start")
+    return [
+      await startHarnessRun(actor, decisionId, {
+        candidateId: str("candidate"),
+        ...(str("concurrency") ? { concurrency: str("concurrency") } : {}),
+        ...(str("limit") ? { limit: str("limit") } : {}),
+      }),
+    ];
+  return (
+    await startSweep(actor, decisionId, {
+      candidateId: str("candidate"),
+      levels: (str("levels") ?? "").split(",").filter(Boolean),
+      ...(str("limit") ? { limit: str("limit") } : {}),
+    })
+  ).runs;
 }
 
 /** One progress line a second until the run ends (and, for an eval run, its metrics are computed). */
-async function watch(
-  actor: Awaited<ReturnType<typeof resolveActor>>,
-  decisionId: string,
-  runId: number,
-): Promise<number> {
+async function watch(actor: Actor, decisionId: string, runId: number): Promise<number> {
   const prisma = (await database()).prisma;
   for (;;) {
     const r = await getHarnessRun(actor, decisionId, runId);

@@ -14,7 +14,7 @@ import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit/write";
 import type { Actor } from "../session";
-import { defaultLimits, readText, type UploadFile } from "./files";
+import { defaultLimits, readText, type SpooledFile, type UploadFile } from "./files";
 import { concurrentWinner, withSpooledUpload } from "./upload";
 import { lockEditableDecision } from "../decisions/lock";
 import {
@@ -128,6 +128,34 @@ async function mapModels(
   return { map, skipped, unattached };
 }
 
+/**
+ * The public file already imported from these bytes as this kind, if any, with the report it
+ * stored: asked before the work (the fast path) and again under the import's lock.
+ */
+async function findImportedFile(
+  client: Pick<Tx, "import">,
+  key: { decisionId: string; kind: "LEADERBOARD" | "SERVING"; sha256: string },
+): Promise<PublicImportResult | null> {
+  const row = await client.import.findFirst({
+    where: { decisionId: key.decisionId, kind: key.kind, sha256: key.sha256, status: "SUCCEEDED" },
+    select: { ...IMPORT_SUMMARY_SELECT, errors: true },
+  });
+  if (!row) return null;
+  const report = (row.errors ?? {}) as {
+    models?: Record<string, string>;
+    skippedModels?: string[];
+    unshortlistedModels?: string[];
+    warnings?: string[];
+  };
+  return {
+    ...summaryFrom(row, true, report.warnings ?? []),
+    models: report.models ?? {},
+    skippedModels: report.skippedModels ?? [],
+    unshortlistedModels: report.unshortlistedModels ?? [],
+    stored: row.rowCount,
+  };
+}
+
 async function importPublic<R extends { model: string }>(
   kind: "LEADERBOARD" | "SERVING",
   actor: Actor,
@@ -135,7 +163,7 @@ async function importPublic<R extends { model: string }>(
   file: UploadFile,
   options: PublicImportOptions,
   parse: (text: string) => ParseResult<R>,
-  store: (tx: Tx, importId: string, records: { record: R; candidateId: string | null }[]) => Promise<number>,
+  store: StoreRecords<R>,
   keepUnmatched = false,
 ): Promise<PublicImportResult> {
   const database = await getDatabase();
@@ -144,35 +172,11 @@ async function importPublic<R extends { model: string }>(
   const limits = { ...defaultLimits("public"), ...options.limits };
   return withSpooledUpload(database, actor, decisionId, kind, file, limits, options, async (spooled) => {
     const prisma = database.prisma;
-    const findExisting = async () => {
-      const row = await prisma.import.findFirst({
-        where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
-        select: { ...IMPORT_SUMMARY_SELECT, errors: true },
-      });
-      if (!row) return null;
-      const report = (row.errors ?? {}) as {
-        models?: Record<string, string>;
-        skippedModels?: string[];
-        unshortlistedModels?: string[];
-        warnings?: string[];
-      };
-      return {
-        ...summaryFrom(row, true, report.warnings ?? []),
-        models: report.models ?? {},
-        skippedModels: report.skippedModels ?? [],
-        unshortlistedModels: report.unshortlistedModels ?? [],
-        stored: row.rowCount,
-      };
-    };
+    const imported = { decisionId, kind, sha256: spooled.sha256 };
+    const findExisting = () => findImportedFile(prisma, imported);
     const before = await findExisting();
     if (before) return before;
-    const result = parse(await readText(spooled));
-    if (!result.ok) throw new ImportRejected(result.errors, result.errorCount, result.format);
-    if (result.records.length > limits.maxRows)
-      throw new AppError(
-        "PAYLOAD_TOO_LARGE",
-        `The file has ${result.records.length} records; the limit is ${limits.maxRows}.`,
-      );
+    const result = parsePublicFile(await readText(spooled), parse, limits.maxRows);
     const { map, skipped, unattached } = await mapModels(
       decisionId,
       result.records.map((r) => r.model),
@@ -187,73 +191,127 @@ async function importPublic<R extends { model: string }>(
     });
     const content = await spooled.content();
     const models = Object.fromEntries(map);
-    const report = { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings };
-    const created = await prisma.$transaction(
-      async (tx) => {
-        // The row lock and the editability rule inside the transaction (see lockImportableDecision).
-        await lockEditableDecision(tx, decisionId, "SHARE");
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
-        const again = await tx.import.findFirst({
-          where: { decisionId, kind, sha256: spooled.sha256, status: "SUCCEEDED" },
-          select: { id: true },
-        });
-        if (again) return null;
-        const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
-          decisionId,
-          kind,
-          format: result.format,
-          producerVersion: result.producerVersion ?? null,
-          fileName: spooled.name,
-          sha256: spooled.sha256,
-          sizeBytes: spooled.sizeBytes,
-          content,
-          errors: report,
-          importedById: actor.id,
-        });
-        const row = {
-          id,
-          kind,
-          format: result.format,
-          producerVersion: result.producerVersion ?? null,
-          sha256: spooled.sha256,
-          sizeBytes: spooled.sizeBytes,
-          rowCount: 0,
-        };
-        const stored = await store(tx, row.id, kept);
-        await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
-        await recordAudit(tx, {
-          actor,
-          action: "evidence.import",
-          entityType: "Import",
-          entityId: row.id,
-          decisionId,
-          after: {
-            kind,
-            importId: row.id,
-            format: result.format,
-            producerVersion: result.producerVersion ?? null,
-            fileName: spooled.name,
-            sha256: spooled.sha256,
-            sizeBytes: spooled.sizeBytes,
-            stored,
-            models,
-            skippedModels: skipped,
-            unshortlistedModels: unattached.length,
-          },
-          request: options.request,
-        });
-        return {
-          ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings),
-          models,
-          skippedModels: skipped,
-          unshortlistedModels: unattached,
-          stored,
-        };
-      },
-      { timeout: 60_000, maxWait: 30_000 },
-    );
+    const upload: PublicUpload<R> = {
+      actor,
+      imported,
+      spooled,
+      content,
+      parsed: result,
+      kept,
+      report: { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings },
+      store,
+      request: options.request,
+    };
+    const created = await prisma.$transaction((tx) => storePublicImport(tx, upload), {
+      timeout: 60_000,
+      maxWait: 30_000,
+    });
     return created ?? (await concurrentWinner(findExisting));
   });
+}
+
+/** Writes a format's records, attached to their candidate (or none), under the import; returns how many were stored. */
+type StoreRecords<R> = (
+  tx: Tx,
+  importId: string,
+  records: { record: R; candidateId: string | null }[],
+) => Promise<number>;
+
+/** A public file's upload once parsed and mapped to candidates: what its transaction writes. */
+interface PublicUpload<R> {
+  actor: Actor;
+  imported: { decisionId: string; kind: "LEADERBOARD" | "SERVING"; sha256: string };
+  spooled: SpooledFile;
+  content: Buffer | null;
+  parsed: ParseResult<R> & { ok: true };
+  kept: { record: R; candidateId: string | null }[];
+  /** Stored in Import.errors: what a later upload of the same bytes returns. */
+  report: {
+    models: Record<string, string>;
+    skippedModels: string[];
+    unshortlistedModels: string[];
+    warnings: string[];
+  };
+  store: StoreRecords<R>;
+  request: PublicImportOptions["request"];
+}
+
+/** The parsed file, or its rejection: rows with problems, or more records than the limit. */
+function parsePublicFile<R>(
+  text: string,
+  parse: (text: string) => ParseResult<R>,
+  maxRows: number,
+): ParseResult<R> & { ok: true } {
+  const result = parse(text);
+  if (!result.ok) throw new ImportRejected(result.errors, result.errorCount, result.format);
+  if (result.records.length > maxRows)
+    throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${result.records.length} records; the limit is ${maxRows}.`);
+  return result;
+}
+
+/**
+ * The upload's transaction: under the decision's row lock and the import key's advisory lock, the
+ * Import row, the records and the audit event — or, when a concurrent upload of the same bytes
+ * won, nothing (null).
+ */
+async function storePublicImport<R>(tx: Tx, upload: PublicUpload<R>): Promise<PublicImportResult | null> {
+  const { imported, spooled, parsed: result, report } = upload;
+  const { decisionId, kind } = imported;
+  // The row lock and the editability rule inside the transaction (see lockImportableDecision).
+  await lockEditableDecision(tx, decisionId, "SHARE");
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${decisionId}:${kind}:${spooled.sha256}`}))`;
+  if (await findImportedFile(tx, imported)) return null;
+  const id = await insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
+    decisionId,
+    kind,
+    format: result.format,
+    producerVersion: result.producerVersion ?? null,
+    fileName: spooled.name,
+    sha256: spooled.sha256,
+    sizeBytes: spooled.sizeBytes,
+    content: upload.content,
+    errors: report,
+    importedById: upload.actor.id,
+  });
+  const row = {
+    id,
+    kind,
+    format: result.format,
+    producerVersion: result.producerVersion ?? null,
+    sha256: spooled.sha256,
+    sizeBytes: spooled.sizeBytes,
+    rowCount: 0,
+  };
+  const stored = await upload.store(tx, row.id, upload.kept);
+  await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
+  await recordAudit(tx, {
+    actor: upload.actor,
+    action: "evidence.import",
+    entityType: "Import",
+    entityId: row.id,
+    decisionId,
+    after: {
+      kind,
+      importId: row.id,
+      format: result.format,
+      producerVersion: result.producerVersion ?? null,
+      fileName: spooled.name,
+      sha256: spooled.sha256,
+      sizeBytes: spooled.sizeBytes,
+      stored,
+      models: report.models,
+      skippedModels: report.skippedModels,
+      unshortlistedModels: report.unshortlistedModels.length,
+    },
+    request: upload.request,
+  });
+  return {
+    ...summaryFrom({ ...row, rowCount: stored }, false, result.warnings),
+    models: report.models,
+    skippedModels: report.skippedModels,
+    unshortlistedModels: report.unshortlistedModels,
+    stored,
+  };
 }
 
 /** Leaderboard scores (stage 1/2 evidence), each format detected from the content unless chosen. */

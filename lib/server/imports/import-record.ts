@@ -122,6 +122,12 @@ export class Issues {
   }
 }
 
+/**
+ * One read-only statement outside a transaction (rawQuery on the database) or inside one
+ * (RawTx.query): an "already imported?" check is written once and asked in both places.
+ */
+export type SqlQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
 /** What an import stores about its file in its "Import" row (status SUCCEEDED: a refused file has none). */
 export interface NewImport {
   decisionId: string;

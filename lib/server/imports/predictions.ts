@@ -1,5 +1,5 @@
 import "server-only";
-import { rawQuery } from "@/lib/db/connect";
+import { rawQuery, type Database } from "@/lib/db/connect";
 import { env } from "@/lib/env";
 import { csvField } from "@/lib/db/bulk-copy";
 import {
@@ -11,7 +11,7 @@ import {
 import { database as getDatabase } from "../db";
 import { notFoundError } from "../errors";
 import type { Actor } from "../session";
-import { defaultLimits, type UploadFile } from "./files";
+import { defaultLimits, type ImportLimits, type UploadFile } from "./files";
 import {
   IMPORT_COLUMNS,
   ImportRejected,
@@ -22,10 +22,18 @@ import {
   summaryFrom,
   type ImportOptionsBase,
   type ImportSummary,
+  type SqlQuery,
 } from "./import-record";
-import { lockImportKey, recordAuditRaw, withRawTx } from "../raw-tx";
+import { lockImportKey, recordAuditRaw, withRawTx, type RawTx } from "../raw-tx";
 import { duplicateReport, isUniqueViolation, PREDICTION_FIELDS, type RowSpec } from "./tabular";
-import { concurrentWinner, copyUploadRows, insertTabularImport, newTabularSummary, withSpooledUpload } from "./upload";
+import {
+  concurrentWinner,
+  copyUploadRows,
+  insertTabularImport,
+  newTabularSummary,
+  withSpooledUpload,
+  type TabularImport,
+} from "./upload";
 import { tabularFormat } from "./dataset";
 import { computesHere, enqueueComputeRun } from "../runs/queue";
 import { warmWorkersFor } from "@/lib/compute/parallel-bootstrap";
@@ -71,6 +79,27 @@ export function predictionSpec(
 }
 
 /**
+ * The run already imported from these bytes for this candidate on this dataset version, if any:
+ * asked before the work (the fast path) and again under the import's lock.
+ */
+async function findImportedRun(query: SqlQuery, key: RunImportKey): Promise<PredictionsImportResult | null> {
+  const [row] = await query<ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }>(
+    `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
+       FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
+      WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
+    [key.decisionId, key.sha256, key.candidateId, key.datasetVersionId],
+  );
+  if (!row) return null;
+  return {
+    ...summaryFrom(row, true),
+    runId: row.runId,
+    status: row.status,
+    itemCount: row.itemCount,
+    missingCount: row.missingCount,
+  };
+}
+
+/**
  * Uploads a candidate's predictions on a dataset version (SPEC §6). Policy for ids, joined to the
  * dataset version by item id:
  * - duplicate ids (the same id twice in the file) reject the file, every one listed with its line;
@@ -89,6 +118,63 @@ export async function importPredictions(
   options: PredictionsImportOptions = {},
 ): Promise<PredictionsImportResult> {
   const database = await getDatabase();
+  const target = await requirePredictionTarget(database, actor, decisionId, candidateId, datasetVersionId);
+  const limits = { ...defaultLimits("bulk"), ...options.limits };
+  return withSpooledUpload(database, actor, decisionId, "PREDICTIONS", file, limits, options, async (spooled) => {
+    const upload: PredictionsUpload = {
+      database,
+      actor,
+      ...target,
+      imported: { decisionId, sha256: spooled.sha256, candidateId, datasetVersionId },
+      upload: {
+        decisionId,
+        kind: "PREDICTIONS",
+        format: await tabularFormat(spooled.path, spooled.name, options.format),
+        spooled,
+      },
+      spec: predictionSpec(target.positiveClass, options),
+      limits,
+      options,
+      handOver: options.compute !== "none",
+    };
+    return importSpooledPredictions(upload);
+  });
+}
+
+/** The dataset version predictions are joined to, with what its rejections and warnings name. */
+interface TargetVersion {
+  id: number;
+  itemCount: number;
+  version: number;
+  datasetName: string;
+}
+
+/** One predictions upload once its file is spooled: what each of its steps reads. */
+interface PredictionsUpload {
+  database: Database;
+  actor: Actor;
+  candidate: { id: string; name: string };
+  version: TargetVersion;
+  /** The key of the import: the same bytes for the same candidate and dataset version are one run. */
+  imported: RunImportKey;
+  upload: TabularImport;
+  spec: RowSpec<PredictionRow>;
+  limits: ImportLimits;
+  options: PredictionsImportOptions;
+  /** Whether the run's metrics are queued (and its joined items handed to that job). */
+  handOver: boolean;
+}
+
+type RunImportKey = { decisionId: string; sha256: string; candidateId: string; datasetVersionId: number };
+
+/** Checked before the file is read, so a wrong candidate or version costs no upload. */
+async function requirePredictionTarget(
+  database: Database,
+  actor: Actor,
+  decisionId: string,
+  candidateId: string,
+  datasetVersionId: number,
+) {
   const decision = await requireImportableDecision(database, actor, decisionId);
   const [candidate] = await rawQuery<{ id: string; name: string }>(
     database,
@@ -97,186 +183,228 @@ export async function importPredictions(
   );
   if (!candidate) throw notFoundError("The candidate");
   if (!Number.isSafeInteger(datasetVersionId)) throw notFoundError("The dataset version");
-  const [version] = await rawQuery<{ id: number; itemCount: number; version: number; datasetName: string }>(
+  const [version] = await rawQuery<TargetVersion>(
     database,
     `SELECT v.id, v."itemCount", v.version, d.name AS "datasetName" FROM "DatasetVersion" v JOIN "Dataset" d ON d.id = v."datasetId" WHERE v.id = $1 AND d."decisionId" = $2`,
     [datasetVersionId, decisionId],
   );
   if (!version) throw notFoundError("The dataset version");
-  const limits = { ...defaultLimits("bulk"), ...options.limits };
-  return withSpooledUpload(database, actor, decisionId, "PREDICTIONS", file, limits, options, async (spooled) => {
-    const format = await tabularFormat(spooled.path, spooled.name, options.format);
-    const findExisting = async () => {
-      const [row] = await rawQuery<
-        ImportRow & { runId: number; status: string; itemCount: number; missingCount: number }
-      >(
-        database,
-        `SELECT ${IMPORT_COLUMNS}, r.id AS "runId", r.status, r."itemCount", r."missingCount"
-           FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
-          WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
-        [decisionId, spooled.sha256, candidateId, datasetVersionId],
-      );
-      if (!row) return null;
-      return {
-        ...summaryFrom(row, true),
-        runId: row.runId,
-        status: row.status,
-        itemCount: row.itemCount,
-        missingCount: row.missingCount,
-      };
-    };
-    const before = await findExisting();
-    if (before) return before;
+  return { positiveClass: decision.positiveClass, candidate, version };
+}
 
-    const spec = predictionSpec(decision.positiveClass, options);
-    const content = await spooled.content();
-    const upload = { decisionId, kind: "PREDICTIONS" as const, format, spooled };
-    const handOver = options.compute !== "none";
-    // Its job will likely compute here (handed the items): the bootstrap's workers start while the file is read.
-    if (handOver && computesHere(database)) warmWorkersFor(version.itemCount);
-    let joined: JoinedColumns | null = null;
-    let result: PredictionsImportResult | null = null;
-    try {
-      result = await withRawTx(database, async (tx) => {
-        await lockImportableDecision(tx, decisionId);
-        await lockImportKey(tx, `${decisionId}:PREDICTIONS:${spooled.sha256}`);
-        const existing = await tx.query(
-          `SELECT i.id FROM "Import" i JOIN "EvalRun" r ON r."importId" = i.id
-            WHERE i."decisionId" = $1 AND i.kind = 'PREDICTIONS' AND i.sha256 = $2 AND i.status = 'SUCCEEDED' AND r."candidateId" = $3 AND r."datasetVersionId" = $4`,
-          [decisionId, spooled.sha256, candidateId, datasetVersionId],
-        );
-        if (existing.length) return null;
-        const importId = await insertTabularImport(tx, upload, content, actor.id);
-        // The run's rows go into its own table; the run itself is inserted last, attaching the
-        // table (lib/server/runs/partitions.ts).
-        const runId = await reserveRunId(tx);
-        await createRunTable(tx, runId);
-        const timing = env().VERDICT_IMPORT_TIMING === "1";
-        const tCopy = performance.now();
-        const rowCount = await copyUploadRows(
-          tx,
-          runTableName(runId),
-          PREDICTION_FIELDS,
-          { path: spooled.path, format, maxRows: limits.maxRows, uploadId: options.uploadId },
-          spec,
-          "",
-        );
-        if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
-        const tJoin = performance.now();
+/**
+ * The spooled file's way to a run: the existing run for the same bytes, else the rows loaded in
+ * one transaction and, once committed, the run handed to its compute job.
+ */
+async function importSpooledPredictions(upload: PredictionsUpload): Promise<PredictionsImportResult> {
+  const { database } = upload;
+  const { spooled, format } = upload.upload;
+  const findExisting = () => findImportedRun((sql, params) => rawQuery(database, sql, params), upload.imported);
+  const before = await findExisting();
+  if (before) return before;
 
-        // Join check against the dataset version: one pass over both, in memory for a few million ids.
-        await tx.query(`SET LOCAL work_mem = '256MB'`);
-        // Probing the dataset's index once per prediction is slower at any size (EXPLAIN ANALYZE at
-        // 1M rows: 2.8 s → 1.9 s for the hash anti-join).
-        await tx.query(`SET LOCAL enable_nestloop = off`);
-        // With the run's metrics queued, the join is read in full (item-id order, as columns) and
-        // handed to the job: the same pass counts the matched predictions — every other one is
-        // for an unknown id. Otherwise a count of the unknown ids is enough.
-        let unknown: number;
-        let missingExamples: string[] | null = null;
-        if (handOver) {
-          const read = await readJoinedColumns(tx, runId, datasetVersionId, version.itemCount, EXAMPLES);
-          unknown = rowCount - read.matched;
-          joined = read.columns;
-          missingExamples = read.missingExamples;
-        } else {
-          const [row] = await tx.query<{ unknown: string | number }>(
-            `SELECT count(*) AS unknown ${unknownPredictions(runId)}`,
-            [runId, datasetVersionId],
-          );
-          unknown = Number(row!.unknown);
-        }
-        if (unknown > 0) {
-          const ids = await tx.query<{ itemId: string }>(
-            `SELECT p."itemId" ${unknownPredictions(runId)} ORDER BY p."itemId" LIMIT 100`,
-            [runId, datasetVersionId],
-          );
-          throw new ImportRejected(
-            ids.map((r) => ({
-              record: `id ${r.itemId}`,
-              field: "id",
-              value: r.itemId,
-              reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}`,
-            })),
-            unknown,
-            format,
-          );
-        }
-        if (timing) console.error(`join check ${(performance.now() - tJoin).toFixed(0)} ms`);
-        const missingCount = version.itemCount - rowCount;
-        missingExamples ??=
-          missingCount > 0
-            ? (
-                await tx.query<{ itemId: string }>(
-                  `SELECT d."itemId" FROM "DatasetItem" d WHERE d."datasetVersionId" = $2
-                      AND NOT EXISTS (SELECT 1 FROM ${runTable(runId)} p WHERE p."evalRunId" = $1 AND p."itemId" = d."itemId")
-                    ORDER BY d."itemId" LIMIT ${EXAMPLES}`,
-                  [runId, datasetVersionId],
-                )
-              ).map((r) => r.itemId)
-            : [];
-        const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
-        await tx.query(
-          `INSERT INTO "EvalRun" (id, "decisionId", "candidateId", "datasetVersionId", status, progress, "importId", "itemCount", "missingCount", "unknownCount", "duplicateCount")
-           VALUES ($1, $2, $3, $4, 'PENDING', 0, $5, $6, $7, 0, 0)`,
-          [runId, decisionId, candidateId, datasetVersionId, importId, version.itemCount, missingCount],
-        );
-        await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [
-          importId,
-          rowCount,
-          JSON.stringify(report),
-        ]);
-        await recordAuditRaw(tx, {
-          actor,
-          action: "evidence.import",
-          entityType: "EvalRun",
-          entityId: String(runId),
-          decisionId,
-          after: {
-            kind: "PREDICTIONS",
-            importId,
-            candidateId,
-            candidate: candidate.name,
-            datasetVersionId,
-            format,
-            fileName: spooled.name,
-            sha256: spooled.sha256,
-            sizeBytes: spooled.sizeBytes,
-            rowCount,
-            missingCount,
-          },
-          request: options.request,
-        });
-        return {
-          ...newTabularSummary(
-            upload,
-            importId,
-            rowCount,
-            missingCount > 0
-              ? [
-                  `${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`,
-                ]
-              : [],
-          ),
-          runId,
-          status: "PENDING",
-          itemCount: version.itemCount,
-          missingCount,
-        };
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const issues: Issues = await withRawTx(database, (tx) =>
-        duplicateReport(tx, spooled.path, format, spec, limits.maxRows),
-      );
-      issues.reject(format);
-    }
-    if (!result) return concurrentWinner(findExisting);
-    if (handOver) {
-      // Committed: the run's joined items, read in that transaction, go to its job.
-      if (joined) handOverRunInput(result.runId, joined);
-      await enqueueComputeRun(database, result.runId);
-    }
-    return result;
+  const content = await spooled.content();
+  // Its job will likely compute here (handed the items): the bootstrap's workers start while the file is read.
+  if (upload.handOver && computesHere(database)) warmWorkersFor(upload.version.itemCount);
+  let loaded: LoadedRun | null = null;
+  try {
+    loaded = await withRawTx(database, (tx) => loadPredictions(tx, upload, content));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const issues: Issues = await withRawTx(database, (tx) =>
+      duplicateReport(tx, spooled.path, format, upload.spec, upload.limits.maxRows),
+    );
+    issues.reject(format);
+  }
+  if (!loaded) return concurrentWinner(findExisting);
+  if (upload.handOver) await handOverRun(database, loaded);
+  return loaded.result;
+}
+
+/** A run written by its upload's transaction, with the joined items read in it (when handed over). */
+interface LoadedRun {
+  result: PredictionsImportResult;
+  joined: JoinedColumns | null;
+}
+
+/**
+ * The upload's transaction: under the decision's and the import key's locks, the Import row, the
+ * run's own table COPYed from the file, the join check, the run row and its audit event — or, when
+ * a concurrent upload of the same bytes won, nothing (null).
+ */
+async function loadPredictions(
+  tx: RawTx,
+  upload: PredictionsUpload,
+  content: Buffer | null,
+): Promise<LoadedRun | null> {
+  const { decisionId, sha256 } = upload.imported;
+  await lockImportableDecision(tx, decisionId);
+  await lockImportKey(tx, `${decisionId}:PREDICTIONS:${sha256}`);
+  if (await findImportedRun(tx.query, upload.imported)) return null;
+  const importId = await insertTabularImport(tx, upload.upload, content, upload.actor.id);
+  // The run's rows go into its own table; the run itself is inserted last, attaching the
+  // table (lib/server/runs/partitions.ts).
+  const runId = await reserveRunId(tx);
+  await createRunTable(tx, runId);
+  const timing = env().VERDICT_IMPORT_TIMING === "1";
+  const tCopy = performance.now();
+  const { spooled, format } = upload.upload;
+  const rowCount = await copyUploadRows(
+    tx,
+    runTableName(runId),
+    PREDICTION_FIELDS,
+    { path: spooled.path, format, maxRows: upload.limits.maxRows, uploadId: upload.options.uploadId },
+    upload.spec,
+    "",
+  );
+  if (timing) console.error(`parse+validate+COPY ${(performance.now() - tCopy).toFixed(0)} ms`);
+  const tJoin = performance.now();
+  const join = await checkJoin(tx, upload, runId, rowCount);
+  if (timing) console.error(`join check ${(performance.now() - tJoin).toFixed(0)} ms`);
+  const missingCount = upload.version.itemCount - rowCount;
+  const missingExamples = join.missingExamples ?? (await listMissingIds(tx, upload, runId, missingCount));
+  await recordRun(tx, upload, { importId, runId, rowCount, missingCount, missingExamples });
+  const result = {
+    ...newTabularSummary(
+      upload.upload,
+      importId,
+      rowCount,
+      missingCount > 0
+        ? [
+            `${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`,
+          ]
+        : [],
+    ),
+    runId,
+    status: "PENDING",
+    itemCount: upload.version.itemCount,
+    missingCount,
+  };
+  return { result, joined: join.joined };
+}
+
+/**
+ * The join check against the dataset version (one pass over both, in memory for a few million
+ * ids): a prediction for an unknown id rejects the file. Returns the joined items and the missing
+ * ids' examples when the run is handed over (read in the same pass), else nulls.
+ */
+async function checkJoin(
+  tx: RawTx,
+  upload: PredictionsUpload,
+  runId: number,
+  rowCount: number,
+): Promise<{ joined: JoinedColumns | null; missingExamples: string[] | null }> {
+  const { datasetVersionId } = upload.imported;
+  await tx.query(`SET LOCAL work_mem = '256MB'`);
+  // Probing the dataset's index once per prediction is slower at any size (EXPLAIN ANALYZE at
+  // 1M rows: 2.8 s → 1.9 s for the hash anti-join).
+  await tx.query(`SET LOCAL enable_nestloop = off`);
+  // With the run's metrics queued, the join is read in full (item-id order, as columns) and
+  // handed to the job: the same pass counts the matched predictions — every other one is
+  // for an unknown id. Otherwise a count of the unknown ids is enough.
+  let unknown: number;
+  let joined: JoinedColumns | null = null;
+  let missingExamples: string[] | null = null;
+  if (upload.handOver) {
+    const read = await readJoinedColumns(tx, runId, datasetVersionId, upload.version.itemCount, EXAMPLES);
+    unknown = rowCount - read.matched;
+    joined = read.columns;
+    missingExamples = read.missingExamples;
+  } else {
+    const [row] = await tx.query<{ unknown: string | number }>(
+      `SELECT count(*) AS unknown ${unknownPredictions(runId)}`,
+      [runId, datasetVersionId],
+    );
+    unknown = Number(row!.unknown);
+  }
+  if (unknown > 0) await rejectUnknownIds(tx, upload, runId, unknown);
+  return { joined, missingExamples };
+}
+
+/** Unknown ids mean the wrong dataset version: the file is rejected with the first 100 listed. */
+async function rejectUnknownIds(tx: RawTx, upload: PredictionsUpload, runId: number, unknown: number): Promise<never> {
+  const { version } = upload;
+  const ids = await tx.query<{ itemId: string }>(
+    `SELECT p."itemId" ${unknownPredictions(runId)} ORDER BY p."itemId" LIMIT 100`,
+    [runId, upload.imported.datasetVersionId],
+  );
+  throw new ImportRejected(
+    ids.map((r) => ({
+      record: `id ${r.itemId}`,
+      field: "id",
+      value: r.itemId,
+      reason: `unknown id: not in dataset "${version.datasetName}" v${version.version}`,
+    })),
+    unknown,
+    upload.upload.format,
+  );
+}
+
+/** Examples of the dataset's items the file has no prediction for, kept in the import's report. */
+async function listMissingIds(
+  tx: RawTx,
+  upload: PredictionsUpload,
+  runId: number,
+  missingCount: number,
+): Promise<string[]> {
+  if (missingCount <= 0) return [];
+  const rows = await tx.query<{ itemId: string }>(
+    `SELECT d."itemId" FROM "DatasetItem" d WHERE d."datasetVersionId" = $2
+        AND NOT EXISTS (SELECT 1 FROM ${runTable(runId)} p WHERE p."evalRunId" = $1 AND p."itemId" = d."itemId")
+      ORDER BY d."itemId" LIMIT ${EXAMPLES}`,
+    [runId, upload.imported.datasetVersionId],
+  );
+  return rows.map((r) => r.itemId);
+}
+
+/**
+ * The run row (inserted last: it attaches the run's table), the import's row count and report,
+ * and the audit event — all in the upload's transaction.
+ */
+async function recordRun(
+  tx: RawTx,
+  upload: PredictionsUpload,
+  run: { importId: string; runId: number; rowCount: number; missingCount: number; missingExamples: string[] },
+): Promise<void> {
+  const { importId, runId, rowCount, missingCount, missingExamples } = run;
+  const { decisionId, candidateId, datasetVersionId } = upload.imported;
+  const { spooled, format } = upload.upload;
+  const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
+  await tx.query(
+    `INSERT INTO "EvalRun" (id, "decisionId", "candidateId", "datasetVersionId", status, progress, "importId", "itemCount", "missingCount", "unknownCount", "duplicateCount")
+     VALUES ($1, $2, $3, $4, 'PENDING', 0, $5, $6, $7, 0, 0)`,
+    [runId, decisionId, candidateId, datasetVersionId, importId, upload.version.itemCount, missingCount],
+  );
+  await tx.query(`UPDATE "Import" SET "rowCount" = $2, errors = $3::jsonb WHERE id = $1`, [
+    importId,
+    rowCount,
+    JSON.stringify(report),
+  ]);
+  await recordAuditRaw(tx, {
+    actor: upload.actor,
+    action: "evidence.import",
+    entityType: "EvalRun",
+    entityId: String(runId),
+    decisionId,
+    after: {
+      kind: "PREDICTIONS",
+      importId,
+      candidateId,
+      candidate: upload.candidate.name,
+      datasetVersionId,
+      format,
+      fileName: spooled.name,
+      sha256: spooled.sha256,
+      sizeBytes: spooled.sizeBytes,
+      rowCount,
+      missingCount,
+    },
+    request: upload.options.request,
   });
+}
+
+/** Committed: the run's joined items, read in that transaction, go to its job, which is queued. */
+async function handOverRun(database: Database, loaded: LoadedRun): Promise<void> {
+  if (loaded.joined) handOverRunInput(loaded.result.runId, loaded.joined);
+  await enqueueComputeRun(database, loaded.result.runId);
 }

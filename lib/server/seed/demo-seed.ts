@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { withRawTx } from "../raw-tx";
 import type { Database } from "@/lib/db/connect";
+import type { Tx } from "../db";
 import {
   DEMO_DECISION_ID,
   DEMO_SEED,
@@ -71,45 +72,72 @@ export async function seedDemo(
     );
   const users = await ensureDemoUsers(database);
   const analystId = users.get("analyst@verdict.demo")!;
-  const prisma = database.prisma;
+  if (await findFinishedSeed(database, log)) return "already-seeded";
 
+  log("Generating the demo evidence (20,000 labelled items, 4 candidates)…");
+  const items = generateDemoItems();
+  const { versionId, runs } = await createDemoRows(database, analystId, items);
+
+  log("Loading items and predictions…");
+  await copyDemoRows(database, items, versionId, runs);
+
+  log("Computing metrics for each eval run (PR curves, intervals, stress test)…");
+  for (const { runId } of runs) await computeEvalRun(database, runId);
+  await computeComparisons(database, DEMO_DECISION_ID);
+
+  await database.prisma.$transaction((tx) =>
+    recordAudit(tx, {
+      actor: SYSTEM,
+      action: "demo.seed",
+      entityType: "Decision",
+      entityId: DEMO_DECISION_ID,
+      decisionId: DEMO_DECISION_ID,
+      after: { candidates: demoCandidates.length, items: items.length },
+    }),
+  );
+  return "seeded";
+}
+
+type DemoItem = ReturnType<typeof generateDemoItems>[number];
+type DemoCandidate = (typeof demoCandidates)[number];
+type DemoRun = { runId: number; predictions: DemoPrediction[] };
+/** Writes one demo "Import" row; returns its id. */
+type DemoImport = (kind: ImportKind, fileName: string, body: string, rowCount: number) => Promise<string>;
+
+/** Whether a finished seed is there (its `demo.seed` event); an interrupted one is removed, to be redone. */
+async function findFinishedSeed(database: Database, log: (line: string) => void): Promise<boolean> {
+  const prisma = database.prisma;
   const existing = await prisma.decision.findUnique({
     where: { id: DEMO_DECISION_ID },
     select: { id: true, auditEvents: { where: { action: "demo.seed" }, select: { id: true }, take: 1 } },
   });
-  if (existing && existing.auditEvents.length > 0) return "already-seeded";
+  if (existing && existing.auditEvents.length > 0) return true;
   if (existing) {
     log("Removing an interrupted demo seed…");
     await prisma.decision.delete({ where: { id: DEMO_DECISION_ID } });
   }
+  return false;
+}
 
-  log("Generating the demo evidence (20,000 labelled items, 4 candidates)…");
-  const items = generateDemoItems();
+/**
+ * The decision and everything but the bulk rows, in one transaction: its dataset version, its
+ * candidates with their imports, leaderboard scores, eval runs and serving benchmarks.
+ */
+async function createDemoRows(
+  database: Database,
+  analystId: string,
+  items: DemoItem[],
+): Promise<{ versionId: number; runs: DemoRun[] }> {
   // The "uploaded file" (hashed for provenance) as an analyst would have it.
   const itemsCsv =
     "id,label,slice,text\n" +
     items.map((item) => csvRow([item.itemId, item.label ? "violating" : "ok", item.slice, item.text])).join("");
-  const retrievedAt = new Date("2026-11-20T00:00:00Z");
-
-  const { versionId, runs } = await prisma.$transaction(
+  return database.prisma.$transaction(
     async (tx) => {
       await tx.decision.create({
         data: { ...demoDecision, evalProtocol: DEMO_PROTOCOL as object, createdById: analystId },
       });
-      // Every import row through the uploads' one writer, as the analyst's upload of the file would write it.
-      const demoImport = (kind: ImportKind, fileName: string, body: string, rowCount: number) =>
-        insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
-          decisionId: DEMO_DECISION_ID,
-          kind,
-          format: "demo-generator",
-          producerVersion: null,
-          fileName,
-          sha256: sha256(body),
-          sizeBytes: Buffer.byteLength(body),
-          content: null,
-          importedById: analystId,
-          rowCount,
-        });
+      const demoImport = demoImporter(tx, analystId);
       const datasetImportId = await demoImport("DATASET", "moderation-eval-v1.csv", itemsCsv, items.length);
       const dataset = await tx.dataset.create({
         data: { decisionId: DEMO_DECISION_ID, name: "Moderation eval set (labelled by the T&S team)" },
@@ -124,95 +152,9 @@ export async function seedDemo(
           importId: datasetImportId,
         },
       });
-      const runs: Array<{ runId: number; predictions: DemoPrediction[] }> = [];
-      for (const [index, model] of demoCandidates.entries()) {
-        const candidate = await tx.candidate.create({
-          data: {
-            decisionId: DEMO_DECISION_ID,
-            name: model.name,
-            provider: model.provider,
-            version: model.version,
-            shortlistRationale: model.shortlistRationale,
-            priceInputPerMTok: model.serving.pricing.inputPerMTok,
-            priceOutputPerMTok: model.serving.pricing.outputPerMTok,
-            pricePerHour: model.serving.pricing.perHour,
-          },
-        });
-        if (index === DEMO_SIMULATED_INDEX) {
-          // Served by the app's own simulated endpoint (lib/server/harness/demo-endpoint.ts), named so wherever it appears.
-          await tx.candidateEndpoint.create({
-            data: {
-              candidateId: candidate.id,
-              baseUrl: demoSimBaseUrl(),
-              model: `${model.name} (simulated)`,
-              concurrency: 32,
-              simulated: true,
-            },
-          });
-        }
-        const scores = demoLeaderboardRows(model);
-        const boardImportId = await demoImport(
-          "LEADERBOARD",
-          `${model.name}-leaderboards.json`,
-          JSON.stringify(scores),
-          scores.length,
-        );
-        await tx.leaderboardScore.createMany({
-          data: scores.map((s) => ({
-            ...s,
-            decisionId: DEMO_DECISION_ID,
-            candidateId: candidate.id,
-            modelName: model.name,
-            retrievedAt,
-            importId: boardImportId,
-          })),
-        });
-
-        const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
-        const predictionsCsv =
-          "id,score,predicted,raw_output,latency_ms,input_tokens,output_tokens\n" +
-          predictions
-            .map((p) =>
-              csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]),
-            )
-            .join("");
-        const runImportId = await demoImport(
-          "PREDICTIONS",
-          `${model.name}-predictions.csv`,
-          predictionsCsv,
-          predictions.length,
-        );
-        const run = await tx.evalRun.create({
-          data: {
-            decisionId: DEMO_DECISION_ID,
-            candidateId: candidate.id,
-            datasetVersionId: version.id,
-            importId: runImportId,
-            itemCount: predictions.length,
-            parseFailureCount: predictions.filter((p) => p.parseFailure).length,
-          },
-        });
-        runs.push({ runId: run.id, predictions });
-
-        const serving = generateDemoServing(model, DEMO_SEED + 100 + index);
-        const servingImportId = await demoImport(
-          "SERVING",
-          `${model.name}-serving.json`,
-          JSON.stringify(serving),
-          serving.length,
-        );
-        await tx.servingBenchmark.createMany({
-          data: serving.map((row) => ({
-            ...row,
-            decisionId: DEMO_DECISION_ID,
-            candidateId: candidate.id,
-            tool: "vllm bench serve",
-            toolVersion: "0.11.0",
-            tpotSource: "vLLM TPOT: decode time per output token, first token excluded (Verdict's definition).",
-            importId: servingImportId,
-          })),
-        });
-      }
+      const runs: DemoRun[] = [];
+      for (const [index, model] of demoCandidates.entries())
+        runs.push(await createDemoCandidate(tx, demoImport, { model, index, items, versionId: version.id }));
       await tx.decision.update({ where: { id: DEMO_DECISION_ID }, data: { evaluationDatasetVersionId: version.id } });
       await tx.suiteResemblance.createMany({
         data: demoResemblances.map((r) => ({ ...r, decisionId: DEMO_DECISION_ID })),
@@ -221,8 +163,125 @@ export async function seedDemo(
     },
     { timeout: 120_000 },
   );
+}
 
-  log("Loading items and predictions…");
+/** Every import row through the uploads' one writer, as the analyst's upload of the file would write it. */
+function demoImporter(tx: Tx, analystId: string): DemoImport {
+  return (kind, fileName, body, rowCount) =>
+    insertImport((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), {
+      decisionId: DEMO_DECISION_ID,
+      kind,
+      format: "demo-generator",
+      producerVersion: null,
+      fileName,
+      sha256: sha256(body),
+      sizeBytes: Buffer.byteLength(body),
+      content: null,
+      importedById: analystId,
+      rowCount,
+    });
+}
+
+const RETRIEVED_AT = new Date("2026-11-20T00:00:00Z");
+
+/**
+ * One demo candidate with its evidence: its endpoint (the simulated one), leaderboard scores, an
+ * eval run (its predictions returned, to be COPYed after) and serving benchmarks.
+ */
+async function createDemoCandidate(
+  tx: Tx,
+  demoImport: DemoImport,
+  at: { model: DemoCandidate; index: number; items: DemoItem[]; versionId: number },
+): Promise<DemoRun> {
+  const { model, index, items } = at;
+  const candidate = await tx.candidate.create({
+    data: {
+      decisionId: DEMO_DECISION_ID,
+      name: model.name,
+      provider: model.provider,
+      version: model.version,
+      shortlistRationale: model.shortlistRationale,
+      priceInputPerMTok: model.serving.pricing.inputPerMTok,
+      priceOutputPerMTok: model.serving.pricing.outputPerMTok,
+      pricePerHour: model.serving.pricing.perHour,
+    },
+  });
+  if (index === DEMO_SIMULATED_INDEX) {
+    // Served by the app's own simulated endpoint (lib/server/harness/demo-endpoint.ts), named so wherever it appears.
+    await tx.candidateEndpoint.create({
+      data: {
+        candidateId: candidate.id,
+        baseUrl: demoSimBaseUrl(),
+        model: `${model.name} (simulated)`,
+        concurrency: 32,
+        simulated: true,
+      },
+    });
+  }
+  const scores = demoLeaderboardRows(model);
+  const boardImportId = await demoImport(
+    "LEADERBOARD",
+    `${model.name}-leaderboards.json`,
+    JSON.stringify(scores),
+    scores.length,
+  );
+  await tx.leaderboardScore.createMany({
+    data: scores.map((s) => ({
+      ...s,
+      decisionId: DEMO_DECISION_ID,
+      candidateId: candidate.id,
+      modelName: model.name,
+      retrievedAt: RETRIEVED_AT,
+      importId: boardImportId,
+    })),
+  });
+
+  const predictions = generateDemoPredictions(model, items, DEMO_SEED + index + 1);
+  const predictionsCsv =
+    "id,score,predicted,raw_output,latency_ms,input_tokens,output_tokens\n" +
+    predictions
+      .map((p) => csvRow([p.itemId, p.score, p.predicted, p.rawOutput, p.latencyMs, p.inputTokens, p.outputTokens]))
+      .join("");
+  const runImportId = await demoImport(
+    "PREDICTIONS",
+    `${model.name}-predictions.csv`,
+    predictionsCsv,
+    predictions.length,
+  );
+  const run = await tx.evalRun.create({
+    data: {
+      decisionId: DEMO_DECISION_ID,
+      candidateId: candidate.id,
+      datasetVersionId: at.versionId,
+      importId: runImportId,
+      itemCount: predictions.length,
+      parseFailureCount: predictions.filter((p) => p.parseFailure).length,
+    },
+  });
+
+  const serving = generateDemoServing(model, DEMO_SEED + 100 + index);
+  const servingImportId = await demoImport(
+    "SERVING",
+    `${model.name}-serving.json`,
+    JSON.stringify(serving),
+    serving.length,
+  );
+  await tx.servingBenchmark.createMany({
+    data: serving.map((row) => ({
+      ...row,
+      decisionId: DEMO_DECISION_ID,
+      candidateId: candidate.id,
+      tool: "vllm bench serve",
+      toolVersion: "0.11.0",
+      tpotSource: "vLLM TPOT: decode time per output token, first token excluded (Verdict's definition).",
+      importId: servingImportId,
+    })),
+  });
+  return { runId: run.id, predictions };
+}
+
+/** The bulk rows (items, then each run's predictions) COPYed in one raw transaction, as uploads load them. */
+async function copyDemoRows(database: Database, items: DemoItem[], versionId: number, runs: DemoRun[]): Promise<void> {
   const once = async function* (text: string) {
     yield text;
   };
@@ -250,20 +309,4 @@ export async function seedDemo(
       await copy("Prediction", PREDICTION_COLUMNS, rows.join(""));
     }
   });
-
-  log("Computing metrics for each eval run (PR curves, intervals, stress test)…");
-  for (const { runId } of runs) await computeEvalRun(database, runId);
-  await computeComparisons(database, DEMO_DECISION_ID);
-
-  await prisma.$transaction((tx) =>
-    recordAudit(tx, {
-      actor: SYSTEM,
-      action: "demo.seed",
-      entityType: "Decision",
-      entityId: DEMO_DECISION_ID,
-      decisionId: DEMO_DECISION_ID,
-      after: { candidates: demoCandidates.length, items: items.length },
-    }),
-  );
-  return "seeded";
 }
