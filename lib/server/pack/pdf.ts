@@ -5,7 +5,7 @@ import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { significanceReading } from "@/lib/pack/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/pack/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent, formatUtc } from "@/lib/format";
-import type { PackExport } from "./export";
+import type { PackExport } from "./export-model";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 import { parametersSection, stagePages, type PdfContext } from "./pdf-stages";
