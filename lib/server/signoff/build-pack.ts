@@ -5,7 +5,7 @@ import type { Gate } from "@/lib/pack/gates";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { packResults } from "@/lib/pack/pack-results";
 import { TASK_PARAMETERS } from "../decisions/decisions";
-import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
+import { PACK_CANDIDATE, PACK_EVAL_RUN, PACK_IMPORT, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
 import { notFoundError } from "../errors";
 import { readPackModel } from "../pack/read-model";
 import type { Tx } from "../db";
@@ -29,23 +29,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
         orderBy: { id: "asc" },
         select: { ...PACK_CANDIDATE, aliases: true },
       },
-      imports: {
-        orderBy: { id: "asc" },
-        select: {
-          id: true,
-          kind: true,
-          format: true,
-          producerVersion: true,
-          fileName: true,
-          sha256: true,
-          sizeBytes: true,
-          status: true,
-          rowCount: true,
-          errorCount: true,
-          importedById: true,
-          createdAt: true,
-        },
-      },
+      imports: { orderBy: { id: "asc" }, select: PACK_IMPORT },
       evaluationDatasetVersionId: true,
       scores: {
         where: { candidateId: { not: null } },
@@ -71,24 +55,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
           },
         },
       },
-      evalRuns: {
-        orderBy: { id: "asc" },
-        select: {
-          id: true,
-          candidateId: true,
-          datasetVersionId: true,
-          status: true,
-          itemCount: true,
-          missingCount: true,
-          unknownCount: true,
-          duplicateCount: true,
-          parseFailureCount: true,
-          metrics: true,
-          error: true,
-          importId: true,
-          computedAt: true,
-        },
-      },
+      evalRuns: { orderBy: { id: "asc" }, select: PACK_EVAL_RUN },
       servingBenchmarks: {
         orderBy: { id: "asc" },
         select: {
