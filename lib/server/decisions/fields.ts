@@ -99,3 +99,28 @@ export const PACK_EVAL_RUN = {
  * count only, since metrics are the part of a read that grows with the evidence.
  */
 export const LISTED_EVAL_RUN = omitFields(PACK_EVAL_RUN, ["metrics"]);
+
+/** A serving benchmark as the frozen revision states it: every figure the file gave, and its import. */
+export const PACK_SERVING_BENCHMARK = {
+  id: true,
+  candidateId: true,
+  tool: true,
+  toolVersion: true,
+  concurrency: true,
+  requestRate: true,
+  completed: true,
+  failed: true,
+  durationS: true,
+  meanInputTokens: true,
+  meanOutputTokens: true,
+  requestThroughput: true,
+  outputTokenThroughput: true,
+  totalTokenThroughput: true,
+  goodput: true,
+  ttftMs: true,
+  tpotMs: true,
+  itlMs: true,
+  e2eMs: true,
+  tpotSource: true,
+  importId: true,
+} as const;
