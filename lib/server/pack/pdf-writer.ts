@@ -1,3 +1,4 @@
+import "server-only";
 import { rgb, type PDFDocument, type PDFPage } from "pdf-lib";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
 import { formatNumber } from "@/lib/format";
