@@ -92,9 +92,15 @@ export function verifyBundle(bundle: Bundle): Report {
   const problems: string[] = [];
   const notes: string[] = [];
   if (bundle.format !== "verdict.auditor-bundle/1") problems.push(`unknown bundle format ${bundle.format}`);
+  checkRevisions(bundle, problems);
+  checkAuditChain(bundle, problems, notes);
+  checkSignatures(bundle, problems, notes);
+  checkQuorum(bundle, problems);
+  return { ok: problems.length === 0, problems, notes };
+}
 
-  // (1) revisions
-  const revisions = new Map(bundle.revisions.map((r) => [r.id, r]));
+/** (1) Each revision hashes to its SHA-256, is canonical JSON, and is numbered and superseded in order. */
+function checkRevisions(bundle: Bundle, problems: string[]) {
   bundle.revisions.forEach((r, i) => {
     if (sha256(r.canonicalJson) !== r.sha256)
       problems.push(`revision ${r.number}: SHA-256 of its canonical JSON is not ${r.sha256}`);
@@ -108,8 +114,10 @@ export function verifyBundle(bundle: Bundle): Report {
     if (i < bundle.revisions.length - 1 && !r.supersededAt)
       problems.push(`revision ${r.number} is followed by a newer one but not marked superseded`);
   });
+}
 
-  // (3) event content hashes, (4) links
+/** (3) Each audit event's content matches its hash; (4) the links chain from genesis and hold every event. */
+function checkAuditChain(bundle: Bundle, problems: string[], notes: string[]) {
   const events = bundle.audit.events;
   for (const e of events) {
     const payload = canonical({
@@ -145,8 +153,12 @@ export function verifyBundle(bundle: Bundle): Report {
     notes.push(
       `audit chain head: event ${links[links.length - 1]!.id}, hash ${links[links.length - 1]!.hash} (compare with the live system)`,
     );
+}
 
-  // (2) signatures ↔ revisions ↔ audit events
+/** (2) Each signature binds to its revision's hash and matches its signature.create audit event. */
+function checkSignatures(bundle: Bundle, problems: string[], notes: string[]) {
+  const events = bundle.audit.events;
+  const revisions = new Map(bundle.revisions.map((r) => [r.id, r]));
   const created = new Map<string, Json>();
   for (const e of events)
     if (e.action === "signature.create" && e.after && typeof e.after === "object" && !Array.isArray(e.after))
@@ -174,8 +186,10 @@ export function verifyBundle(bundle: Bundle): Report {
       problems.push(`signature ${s.id} (${s.printedName}) differs from what its audit event recorded`);
     }
   }
+}
 
-  // (5) quorum
+/** (5) An approved decision has the quorum of distinct approvers for one candidate on one revision. */
+function checkQuorum(bundle: Bundle, problems: string[]) {
   if (bundle.decision.status === "APPROVED") {
     const tally = new Map<string, Set<string>>();
     for (const s of bundle.signatures)
@@ -190,7 +204,6 @@ export function verifyBundle(bundle: Bundle): Report {
         `the decision is approved but no candidate has ${bundle.decision.quorum} distinct approvers on one revision (best: ${best})`,
       );
   }
-  return { ok: problems.length === 0, problems, notes };
 }
 
 /** The signature dictionary's ByteRange and Contents of the last signature in the file. */

@@ -118,9 +118,8 @@ export async function startSimServer(
   port = 0,
   host = "127.0.0.1",
 ): Promise<SimServer> {
-  const state: SimConfig = { ...DEFAULT_SIM_CONFIG, ...config };
-  const log: SimRequestLog[] = [];
-  const counts = new Map<string, number>();
+  const sim: SimState = { config: { ...DEFAULT_SIM_CONFIG, ...config }, log: [], counts: new Map() };
+  const { config: state, log, counts } = sim;
   const sockets = new Set<import("node:net").Socket>();
 
   const server = http.createServer((req, res) => {
@@ -130,7 +129,7 @@ export async function startSimServer(
     }
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => answer(Buffer.concat(chunks).toString("utf8"), res));
+    req.on("end", () => answer(sim, Buffer.concat(chunks).toString("utf8"), res));
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -139,113 +138,6 @@ export async function startSimServer(
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-
-  function answer(body: string, res: http.ServerResponse) {
-    const t0 = performance.now();
-    let request: ChatRequest;
-    try {
-      request = JSON.parse(body) as ChatRequest;
-    } catch {
-      res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"request is not JSON"}}');
-      return;
-    }
-    const messages = request.messages ?? [];
-    const all = messages.map((m) => m.content).join("\n");
-    const d = parseDirective(all) ?? state.answer?.(messages) ?? {};
-    // Only requests that name an id are counted and logged: the benchmark's anonymous requests
-    // must not grow the server's memory (and its garbage collection) as they go.
-    const id = d.id ?? "";
-    const seen = d.id === undefined ? 1 : (counts.get(id) ?? 0) + 1;
-    if (d.id !== undefined) counts.set(id, seen);
-    const fail = d.fail && (d.times === undefined || seen <= d.times) ? d.fail : null;
-    const [positive, negative] = state.labels;
-    const p = d.p ?? hashUnit(all);
-    const label = d.label ?? (p >= 0.5 ? positive : negative);
-    const record = (status: number) => void (d.id !== undefined && log.push({ id, status, fail }));
-
-    if (fail === "429" || fail === "500") {
-      record(Number(fail));
-      res.writeHead(Number(fail), { "content-type": "application/json" }).end(
-        JSON.stringify({
-          error: { message: fail === "429" ? "rate limited (simulated)" : "internal error (simulated)" },
-        }),
-      );
-      return;
-    }
-    record(200);
-    const text =
-      fail === "contract" ? "I would rather not say." : state.output === "json" ? JSON.stringify({ label, p }) : label;
-    const pieces = splitTokens(text, d.tokens ?? Math.ceil(text.length / 4));
-    const ttft = d.ttft ?? state.ttftMs;
-    const itl = d.itl ?? state.itlMs;
-    const usage = {
-      prompt_tokens: simPromptTokens(messages),
-      completion_tokens: pieces.length,
-      total_tokens: simPromptTokens(messages) + pieces.length,
-    };
-    const created = Math.floor(Date.now() / 1000);
-    const model = request.model ?? "simulated";
-    const lp = request.logprobs && fail !== "nologprobs" ? logprobsOf(label, positive, negative, p) : undefined;
-
-    if (request.stream === false) {
-      res.writeHead(200, { "content-type": "application/json" });
-      const reply = {
-        id: `sim-${id || "anon"}`,
-        object: "chat.completion",
-        created,
-        model,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: fail === "malformed" ? undefined : text },
-            logprobs: lp ? { content: [lp] } : null,
-            finish_reason: "stop",
-          },
-        ],
-        usage,
-      };
-      setTimeout(
-        () => res.end(fail === "malformed" ? JSON.stringify(reply).slice(0, 30) : JSON.stringify(reply)),
-        ttft + itl * (pieces.length - 1),
-      );
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const event = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, ...extra }] })}\n\n`;
-    const frames: string[] = pieces.map((piece, i) =>
-      event({ content: piece }, i === 0 && lp ? { logprobs: { content: [lp] } } : {}),
-    );
-    if (fail === "malformed") frames[frames.length - 1] = `data: {"choices":[{"delta":{"content":"${pieces.at(-1)}\n\n`;
-    const tail = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
-    const head = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: { role: "assistant", content: "" } }] })}\n\n`;
-
-    if (ttft <= 0 && itl <= 0 && fail !== "stall") {
-      // Answering instantly: the whole stream in one write (what the benchmark measures against).
-      res.end(head + frames.join("") + tail);
-      return;
-    }
-    res.write(head);
-    let k = 0;
-    const next = () => {
-      if (res.destroyed) return;
-      res.write(frames[k]!);
-      k++;
-      if (fail === "stall") return; // keeps the connection open and silent until the client gives up
-      if (k >= frames.length) res.end(tail);
-      else waitUntil(t0 + ttft + k * itl, next);
-    };
-    waitUntil(t0 + ttft, next);
-  }
-
-  function waitUntil(deadline: number, fn: () => void) {
-    const remaining = deadline - performance.now();
-    if (remaining <= 0) return fn();
-    if (!state.precise) return void setTimeout(fn, remaining);
-    // Timers fire up to ~1 ms late: sleep until shortly before, then yield until the deadline.
-    if (remaining > 2) return void setTimeout(() => waitUntil(deadline, fn), remaining - 1.5);
-    setImmediate(() => waitUntil(deadline, fn));
-  }
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as AddressInfo).port;
@@ -266,6 +158,163 @@ export async function startSimServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The server's mutable state: its configuration (changed by `configure`) and what it answered. */
+interface SimState {
+  config: SimConfig;
+  log: SimRequestLog[];
+  /** Requests so far per directive id (a `fail … times=n` directive counts against it). */
+  counts: Map<string, number>;
+}
+
+/** What one reply says and how fast, decided before anything is written. */
+interface SimReply {
+  id: string;
+  fail: SimDirective["fail"] | null;
+  label: string;
+  p: number;
+  text: string;
+  pieces: string[];
+  ttft: number;
+  itl: number;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  created: number;
+  model: string;
+  lp: ReturnType<typeof logprobsOf> | undefined;
+}
+
+function answer(sim: SimState, body: string, res: http.ServerResponse) {
+  const t0 = performance.now();
+  const state = sim.config;
+  let request: ChatRequest;
+  try {
+    request = JSON.parse(body) as ChatRequest;
+  } catch {
+    res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"request is not JSON"}}');
+    return;
+  }
+  const messages = request.messages ?? [];
+  const all = messages.map((m) => m.content).join("\n");
+  const d = parseDirective(all) ?? state.answer?.(messages) ?? {};
+  // Only requests that name an id are counted and logged: the benchmark's anonymous requests
+  // must not grow the server's memory (and its garbage collection) as they go.
+  const id = d.id ?? "";
+  const seen = d.id === undefined ? 1 : (sim.counts.get(id) ?? 0) + 1;
+  if (d.id !== undefined) sim.counts.set(id, seen);
+  const fail = d.fail && (d.times === undefined || seen <= d.times) ? d.fail : null;
+  const record = (status: number) => void (d.id !== undefined && sim.log.push({ id, status, fail }));
+
+  if (fail === "429" || fail === "500") {
+    record(Number(fail));
+    res.writeHead(Number(fail), { "content-type": "application/json" }).end(
+      JSON.stringify({
+        error: { message: fail === "429" ? "rate limited (simulated)" : "internal error (simulated)" },
+      }),
+    );
+    return;
+  }
+  record(200);
+  const reply = planReply(state, request, d, { id, fail, p: d.p ?? hashUnit(all) });
+  if (request.stream === false) sendCompletion(res, reply);
+  else sendStream(state, res, reply, t0);
+}
+
+/** The reply's text, its tokens, timing and usage, from the directive and the server's configuration. */
+function planReply(
+  state: SimConfig,
+  request: ChatRequest,
+  d: SimDirective,
+  known: { id: string; fail: SimDirective["fail"] | null; p: number },
+): SimReply {
+  const { fail, p } = known;
+  const messages = request.messages ?? [];
+  const [positive, negative] = state.labels;
+  const label = d.label ?? (p >= 0.5 ? positive : negative);
+  const text =
+    fail === "contract" ? "I would rather not say." : state.output === "json" ? JSON.stringify({ label, p }) : label;
+  const pieces = splitTokens(text, d.tokens ?? Math.ceil(text.length / 4));
+  const usage = {
+    prompt_tokens: simPromptTokens(messages),
+    completion_tokens: pieces.length,
+    total_tokens: simPromptTokens(messages) + pieces.length,
+  };
+  return {
+    ...known,
+    label,
+    text,
+    pieces,
+    ttft: d.ttft ?? state.ttftMs,
+    itl: d.itl ?? state.itlMs,
+    usage,
+    created: Math.floor(Date.now() / 1000),
+    model: request.model ?? "simulated",
+    lp: request.logprobs && fail !== "nologprobs" ? logprobsOf(label, positive, negative, p) : undefined,
+  };
+}
+
+/** A non-streamed reply: the whole completion at once, after the time the stream would have taken. */
+function sendCompletion(res: http.ServerResponse, r: SimReply) {
+  res.writeHead(200, { "content-type": "application/json" });
+  const reply = {
+    id: `sim-${r.id || "anon"}`,
+    object: "chat.completion",
+    created: r.created,
+    model: r.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: r.fail === "malformed" ? undefined : r.text },
+        logprobs: r.lp ? { content: [r.lp] } : null,
+        finish_reason: "stop",
+      },
+    ],
+    usage: r.usage,
+  };
+  setTimeout(
+    () => res.end(r.fail === "malformed" ? JSON.stringify(reply).slice(0, 30) : JSON.stringify(reply)),
+    r.ttft + r.itl * (r.pieces.length - 1),
+  );
+}
+
+/** A streamed reply: server-sent events, each token at its deadline from the request's arrival `t0`. */
+function sendStream(state: SimConfig, res: http.ServerResponse, r: SimReply, t0: number) {
+  const { id, created, model, pieces, lp, fail, ttft, itl, usage } = r;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const event = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, ...extra }] })}\n\n`;
+  const frames: string[] = pieces.map((piece, i) =>
+    event({ content: piece }, i === 0 && lp ? { logprobs: { content: [lp] } } : {}),
+  );
+  if (fail === "malformed") frames[frames.length - 1] = `data: {"choices":[{"delta":{"content":"${pieces.at(-1)}\n\n`;
+  const tail = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\ndata: [DONE]\n\n`;
+  const head = `data: ${JSON.stringify({ id: `sim-${id || "anon"}`, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta: { role: "assistant", content: "" } }] })}\n\n`;
+
+  if (ttft <= 0 && itl <= 0 && fail !== "stall") {
+    // Answering instantly: the whole stream in one write (what the benchmark measures against).
+    res.end(head + frames.join("") + tail);
+    return;
+  }
+  res.write(head);
+  let k = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    res.write(frames[k]!);
+    k++;
+    if (fail === "stall") return; // keeps the connection open and silent until the client gives up
+    if (k >= frames.length) res.end(tail);
+    else waitUntil(state, t0 + ttft + k * itl, next);
+  };
+  waitUntil(state, t0 + ttft, next);
+}
+
+function waitUntil(state: SimConfig, deadline: number, fn: () => void) {
+  const remaining = deadline - performance.now();
+  if (remaining <= 0) return fn();
+  if (!state.precise) return void setTimeout(fn, remaining);
+  // Timers fire up to ~1 ms late: sleep until shortly before, then yield until the deadline.
+  if (remaining > 2) return void setTimeout(() => waitUntil(state, deadline, fn), remaining - 1.5);
+  setImmediate(() => waitUntil(state, deadline, fn));
 }
 
 /** The first position's log-probabilities: the chosen label's token, and both labels among the top ones. */

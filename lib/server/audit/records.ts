@@ -1,8 +1,23 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { BrokenLink } from "./verify";
 import type { Tx } from "../db";
 import { SIGNATURE_SELECT } from "./signature-select";
+
+/** One break in the chain or in a record it vouches for (verify.ts reports them; the record check finds some). */
+export interface BrokenLink {
+  id: string;
+  reason:
+    | "prev-hash-mismatch"
+    | "content-hash-mismatch"
+    | "head-missing"
+    | "head-mismatch"
+    | "record-mismatch"
+    | "record-missing"
+    | "record-unrecorded";
+  message: string;
+  expected: string;
+  found: string;
+}
 
 /** The creation event of each signature and pack revision, by record id, as the chain walk found them. */
 export interface RecordEvents {

@@ -2,25 +2,10 @@ import "server-only";
 import { can } from "@/lib/auth/permissions";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { AUDIT_EVENT_SELECT, auditHashPayload, chainHash, GENESIS_HASH } from "./write";
-import { checkRecords, readRecords, type RecordEvents } from "./records";
+import { type BrokenLink, checkRecords, readRecords, type RecordEvents } from "./records";
 import { db, type Tx } from "../db";
 import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../session";
-
-export interface BrokenLink {
-  id: string;
-  reason:
-    | "prev-hash-mismatch"
-    | "content-hash-mismatch"
-    | "head-missing"
-    | "head-mismatch"
-    | "record-mismatch"
-    | "record-missing"
-    | "record-unrecorded";
-  message: string;
-  expected: string;
-  found: string;
-}
 
 /** The newest event of the chain: printed in every export and by `verdict audit head`, to verify against later. */
 export interface ChainHead {

@@ -87,6 +87,45 @@ export const RUN_VIEW = {
   finishedAt: true,
 } as const;
 
+type RunInputs = Awaited<ReturnType<typeof runInputs>>;
+
+/** What a single run and a sweep level set differently. */
+interface RunShape {
+  kind: "EVAL" | "SWEEP";
+  sweepId?: string;
+  concurrency: number;
+  itemCount: number;
+  chunkSize: number;
+  itemLimit: number | null;
+}
+
+/**
+ * Creates one run row with the protocol (canonical, with its SHA-256) and the endpoint (without
+ * its key) frozen into it, so a later edit of either never changes what the run ran with.
+ */
+function createRunRow(
+  tx: Tx,
+  actor: Actor,
+  decisionId: string,
+  candidateId: string,
+  inputs: RunInputs,
+  shape: RunShape,
+) {
+  return tx.harnessRun.create({
+    data: {
+      decisionId,
+      candidateId,
+      datasetVersionId: inputs.version.id,
+      ...shape,
+      protocol: JSON.parse(canonicalJson(inputs.protocol)) as object,
+      protocolSha256: protocolSha256(inputs.protocol),
+      endpoint: inputs.endpoint,
+      createdById: actor.id,
+    },
+    select: RUN_VIEW,
+  });
+}
+
 /**
  * Analyst: runs a candidate's endpoint over the decision's evaluation dataset version with the
  * decision's protocol, both frozen into the run (the protocol's SHA-256, the endpoint without its
@@ -97,27 +136,18 @@ export async function startHarnessRun(actor: Actor, decisionId: string, input: u
   const i = parse(runStartSchema, input);
   const prisma = await db();
   const run = await prisma.$transaction(async (tx) => {
-    const { protocol, version, endpoint } = await runInputs(tx, decisionId, i.candidateId);
+    const inputs = await runInputs(tx, decisionId, i.candidateId);
+    const { version, endpoint } = inputs;
     const concurrency = i.concurrency ?? endpoint.concurrency;
     if (concurrency > endpoint.concurrency)
       throw validation("concurrency", `At most the endpoint's limit of ${endpoint.concurrency} requests in flight.`);
     const itemCount = Math.min(i.limit ?? version.itemCount, version.itemCount);
-    const run = await tx.harnessRun.create({
-      data: {
-        decisionId,
-        candidateId: i.candidateId,
-        datasetVersionId: version.id,
-        kind: "EVAL",
-        concurrency,
-        protocol: JSON.parse(canonicalJson(protocol)) as object,
-        protocolSha256: protocolSha256(protocol),
-        endpoint,
-        itemCount,
-        chunkSize: chunkSizeFor(concurrency),
-        itemLimit: i.limit ?? null,
-        createdById: actor.id,
-      },
-      select: RUN_VIEW,
+    const run = await createRunRow(tx, actor, decisionId, i.candidateId, inputs, {
+      kind: "EVAL",
+      concurrency,
+      itemCount,
+      chunkSize: chunkSizeFor(concurrency),
+      itemLimit: i.limit ?? null,
     });
     await recordAudit(tx, {
       actor,
@@ -151,7 +181,8 @@ export async function startSweep(actor: Actor, decisionId: string, input: unknow
   const levels = [...new Set(i.levels)].sort((a, b) => a - b);
   const prisma = await db();
   const runs = await prisma.$transaction(async (tx) => {
-    const { protocol, version, endpoint } = await runInputs(tx, decisionId, i.candidateId);
+    const inputs = await runInputs(tx, decisionId, i.candidateId);
+    const { version, endpoint } = inputs;
     const over = levels.find((l) => l > endpoint.concurrency);
     if (over !== undefined)
       throw validation(
@@ -163,23 +194,13 @@ export async function startSweep(actor: Actor, decisionId: string, input: unknow
     const runs = [];
     for (const concurrency of levels) {
       runs.push(
-        await tx.harnessRun.create({
-          data: {
-            decisionId,
-            candidateId: i.candidateId,
-            datasetVersionId: version.id,
-            kind: "SWEEP",
-            sweepId,
-            concurrency,
-            protocol: JSON.parse(canonicalJson(protocol)) as object,
-            protocolSha256: protocolSha256(protocol),
-            endpoint,
-            itemCount,
-            chunkSize: Math.max(itemCount, 1),
-            itemLimit: i.limit,
-            createdById: actor.id,
-          },
-          select: RUN_VIEW,
+        await createRunRow(tx, actor, decisionId, i.candidateId, inputs, {
+          kind: "SWEEP",
+          sweepId,
+          concurrency,
+          itemCount,
+          chunkSize: Math.max(itemCount, 1),
+          itemLimit: i.limit,
         }),
       );
     }

@@ -1,5 +1,6 @@
 import "server-only";
 import { can } from "@/lib/auth/permissions";
+import { EVAL_RUN_COUNTS, LISTED_IMPORT } from "../decisions/fields";
 import { database as getDatabase } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../session";
@@ -15,11 +16,7 @@ export async function getRunStatus(actor: Actor, decisionId: string, runId: numb
       id: true,
       status: true,
       progress: true,
-      itemCount: true,
-      missingCount: true,
-      unknownCount: true,
-      duplicateCount: true,
-      parseFailureCount: true,
+      ...EVAL_RUN_COUNTS,
       error: true,
       createdAt: true,
       computedAt: true,
@@ -60,18 +57,7 @@ export async function getUploadsOverview(actor: Actor, decisionId: string) {
       imports: {
         orderBy: { createdAt: "desc" },
         take: 50,
-        select: {
-          id: true,
-          kind: true,
-          format: true,
-          producerVersion: true,
-          fileName: true,
-          sha256: true,
-          sizeBytes: true,
-          rowCount: true,
-          createdAt: true,
-          importedBy: { select: { name: true } },
-        },
+        select: { ...LISTED_IMPORT, importedBy: { select: { name: true } } },
       },
       evalRuns: {
         orderBy: { id: "desc" },

@@ -96,13 +96,8 @@ function decodeCursor(field: "after" | "before", cursor: string, cells: readonly
   );
 }
 
-/** What a drill-down is about: the run, its decision's runs that count, and the validated filter. */
-async function resolve(actor: Actor, decisionId: string, runId: number, input: DrillQueryInput) {
-  if (!can(actor, "decision.read")) throw forbiddenError();
-  const query = drillQuerySchema.parse(input);
-  const database = await getDatabase();
-  const prisma = database.prisma;
-  const { decision, candidates } = await readDecisionCore(prisma, decisionId);
+/** The run with its stored metrics, refused unless it is the decision's and computed. */
+async function readDoneRun(prisma: Database["prisma"], decisionId: string, runId: number) {
   const run = Number.isSafeInteger(runId)
     ? await prisma.evalRun.findFirst({
         where: { id: runId, decisionId },
@@ -123,6 +118,17 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
       "CONFLICT",
       `Eval run #${run.id} is not computed yet (${run.status.toLowerCase()}): its items can be listed once it is done.`,
     );
+  return { run, metrics };
+}
+
+/** What a drill-down is about: the run, its decision's runs that count, and the validated filter. */
+async function resolve(actor: Actor, decisionId: string, runId: number, input: DrillQueryInput) {
+  if (!can(actor, "decision.read")) throw forbiddenError();
+  const query = drillQuerySchema.parse(input);
+  const database = await getDatabase();
+  const prisma = database.prisma;
+  const { decision, candidates } = await readDecisionCore(prisma, decisionId);
+  const { run, metrics } = await readDoneRun(prisma, decisionId, runId);
   const name = (candidateId: string) => candidates.find((c) => c.id === candidateId)?.name ?? candidateId;
 
   // Only runs that count are compared (the pack's read model decides which), on the same items.

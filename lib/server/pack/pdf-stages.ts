@@ -12,7 +12,7 @@ import { runFigures } from "@/lib/pack/operating-figures";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
 import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
 import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
-import type { PackExport } from "./export";
+import type { PackExport } from "./export-model";
 import type { Writer } from "./pdf-writer";
 
 /** What every section of the PDF draws from: the writer, the pack, and its candidates' names and colours. */

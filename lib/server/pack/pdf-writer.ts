@@ -1,3 +1,4 @@
+import "server-only";
 import { rgb, type PDFDocument, type PDFPage } from "pdf-lib";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
 import { formatNumber } from "@/lib/format";
@@ -136,126 +137,178 @@ export class Writer {
   chart(model: XyChartModel) {
     const height = 210;
     const plot = { x: MARGIN + 50, w: this.width - 70, h: 140 };
-    const f = this.fonts;
     this.need(height + 20);
     this.text(model.title, { bold: true, size: 9 });
-    const top = this.y - 4;
-    const y0 = top - plot.h;
-    const all = model.series.flatMap((s) => orderForAxis(s.points, model.x));
-    const ys = all
-      .map((p) => p.y)
-      .filter((v): v is number => v !== null)
-      .concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
-    const xs = all.map((p) => p.x);
-    const log = model.x.scale === "log";
-    // A chart with nothing measured (e.g. no TPOT in any serving file, and no SLO line) still gets
-    // finite axes — Math.max() of nothing is -Infinity, which made every tick NaN — and says so.
-    const [xMin, xMax] = model.x.domain ?? (xs.length ? [Math.min(...xs), Math.max(...xs)] : log ? [1, 10] : [0, 1]);
-    const [yMin, yMax] = model.y.domain ?? (ys.length ? [Math.min(0, ...ys), Math.max(...ys) * 1.05 || 1] : [0, 1]);
-    const tx = (x: number) =>
-      plot.x +
-      (log
-        ? (Math.log(x) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)
-        : (x - xMin) / (xMax - xMin || 1)) *
-        plot.w;
-    const ty = (y: number) => y0 + ((y - yMin) / (yMax - yMin || 1)) * plot.h;
-    const inside = (x: number, y: number) =>
-      x >= plot.x - 0.5 && x <= plot.x + plot.w + 0.5 && y >= y0 - 0.5 && y <= top + 0.5;
-    const p = this.page;
-    p.drawRectangle({
-      x: plot.x,
-      y: y0,
-      width: plot.w,
-      height: plot.h,
-      borderColor: rgb(0.5, 0.5, 0.5),
-      borderWidth: 0.5,
-    });
-    if (!all.some((pt) => pt.y !== null))
-      f.draw(p, "No values measured for this chart.", {
-        x: plot.x + 8,
-        y: top - 14,
-        size: 8,
-        color: rgb(0.4, 0.4, 0.4),
-      });
-    const ticks = (min: number, max: number, isLog: boolean, given?: number[]) =>
-      given ??
-      [0, 0.25, 0.5, 0.75, 1].map((t) =>
-        isLog ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min),
-      );
-    for (const v of ticks(xMin, xMax, log, model.x.ticks)) {
-      const label = formatNumber(v, v >= 100 ? 0 : (model.x.digits ?? 2));
-      f.draw(p, label, { x: tx(v) - f.width(label, 6.5) / 2, y: y0 - 9, size: 6.5 });
-    }
-    for (const v of ys.length ? ticks(yMin, yMax, false) : []) {
-      const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
-      f.draw(p, label, { x: plot.x - 4 - f.width(label, 6.5), y: ty(v) - 2, size: 6.5 });
-      p.drawLine({
-        start: { x: plot.x, y: ty(v) },
-        end: { x: plot.x + plot.w, y: ty(v) },
-        thickness: 0.2,
-        color: rgb(0.85, 0.85, 0.85),
-      });
-    }
-    f.draw(p, axisTitle(model.x), { x: plot.x, y: y0 - 19, size: 7 });
-    f.draw(p, axisTitle(model.y), { x: MARGIN + 8, y: y0, size: 7, rotate: 90 });
-    if (model.diagonal)
-      p.drawLine({
-        start: { x: tx(0), y: ty(0) },
-        end: { x: tx(1), y: ty(1) },
-        thickness: 0.5,
-        dashArray: [3, 3],
-        color: rgb(0, 0, 0),
-      });
-    for (const r of model.references) {
-      const a = r.axis === "x" ? { x: tx(r.value), y: y0 } : { x: plot.x, y: ty(r.value) };
-      const b = r.axis === "x" ? { x: tx(r.value), y: top } : { x: plot.x + plot.w, y: ty(r.value) };
-      if (!inside(a.x, a.y) || !inside(b.x, b.y)) continue;
-      p.drawLine({ start: a, end: b, thickness: 0.7, dashArray: [4, 2], color: rgb(0, 0, 0) });
-      // The label sits inside the plot, beside its line.
-      const lw = f.width(r.label, 6);
-      const lx = r.axis === "x" && b.x + 2 + lw <= plot.x + plot.w ? b.x + 2 : b.x - lw - 2;
-      f.draw(p, r.label, { x: Math.max(plot.x + 2, lx), y: r.axis === "x" ? b.y - 8 : b.y + 2, size: 6 });
-    }
-    for (const s of model.series) {
-      const colour = hex(s.colour);
-      let prev: { x: number; y: number } | null = null;
-      for (const pt of orderForAxis(s.points, model.x)) {
-        if (pt.y === null) {
-          prev = null; // a gap, not a zero
-          continue;
-        }
-        const cur = { x: tx(pt.x), y: ty(pt.y) };
-        if (prev && inside(prev.x, prev.y) && inside(cur.x, cur.y))
-          p.drawLine({
-            start: prev,
-            end: cur,
-            thickness: 1.2,
-            color: colour,
-            dashArray: s.dashed ? [4, 2] : undefined,
-          });
-        prev = cur;
-      }
-      if (s.marker && s.marker.y !== null && (!log || s.marker.x > 0)) {
-        const m = { x: tx(s.marker.x), y: ty(s.marker.y) };
-        if (inside(m.x, m.y))
-          p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
-      }
-    }
-    // Legend: one swatch per candidate, the page's colours, wrapping within the page.
-    let lx = plot.x;
-    let ly = y0 - 32;
-    for (const s of model.series) {
-      const w = 16 + f.width(s.name, 7);
-      if (lx > plot.x && lx + w > MARGIN + this.width) {
-        lx = plot.x;
-        ly -= 11;
-      }
-      p.drawRectangle({ x: lx, y: ly, width: 8, height: 8, color: hex(s.colour) });
-      f.draw(p, s.name, { x: lx + 11, y: ly + 1, size: 7 });
-      lx += w;
-    }
-    this.y = ly - 10;
+    const frame = chartFrame(this.page, this.fonts, model, plot, this.y - 4);
+    drawAxes(frame, model);
+    drawReferences(frame, model);
+    drawSeries(frame, model);
+    this.y = drawLegend(frame, model, MARGIN + this.width) - 10;
   }
+}
+
+/** Where a chart is drawn and how its values map onto the page, shared by the parts that draw it. */
+interface ChartFrame {
+  p: PDFPage;
+  f: PdfFonts;
+  plot: { x: number; w: number; h: number };
+  top: number;
+  y0: number;
+  log: boolean;
+  xMin: number;
+  xMax: number;
+  yMin: number;
+  yMax: number;
+  /** The measured y values and y reference lines: no y ticks without them. */
+  ys: number[];
+  /** Whether any series has a measured value on this axis (else the plot says so). */
+  measured: boolean;
+  tx: (x: number) => number;
+  ty: (y: number) => number;
+  inside: (x: number, y: number) => boolean;
+}
+
+function chartFrame(
+  p: PDFPage,
+  f: PdfFonts,
+  model: XyChartModel,
+  plot: { x: number; w: number; h: number },
+  top: number,
+): ChartFrame {
+  const y0 = top - plot.h;
+  const all = model.series.flatMap((s) => orderForAxis(s.points, model.x));
+  const ys = all
+    .map((pt) => pt.y)
+    .filter((v): v is number => v !== null)
+    .concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
+  const xs = all.map((pt) => pt.x);
+  const log = model.x.scale === "log";
+  // A chart with nothing measured (e.g. no TPOT in any serving file, and no SLO line) still gets
+  // finite axes — Math.max() of nothing is -Infinity, which made every tick NaN — and says so.
+  const [xMin, xMax] = model.x.domain ?? (xs.length ? [Math.min(...xs), Math.max(...xs)] : log ? [1, 10] : [0, 1]);
+  const [yMin, yMax] = model.y.domain ?? (ys.length ? [Math.min(0, ...ys), Math.max(...ys) * 1.05 || 1] : [0, 1]);
+  const tx = (x: number) =>
+    plot.x +
+    (log ? (Math.log(x) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1) : (x - xMin) / (xMax - xMin || 1)) *
+      plot.w;
+  const ty = (y: number) => y0 + ((y - yMin) / (yMax - yMin || 1)) * plot.h;
+  const inside = (x: number, y: number) =>
+    x >= plot.x - 0.5 && x <= plot.x + plot.w + 0.5 && y >= y0 - 0.5 && y <= top + 0.5;
+  const measured = all.some((pt) => pt.y !== null);
+  return { p, f, plot, top, y0, log, xMin, xMax, yMin, yMax, ys, measured, tx, ty, inside };
+}
+
+const ticks = (min: number, max: number, isLog: boolean, given?: number[]) =>
+  given ??
+  [0, 0.25, 0.5, 0.75, 1].map((t) =>
+    isLog ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min),
+  );
+
+/** The plot's frame, its ticks and grid, the axis titles and the diagonal of a calibration chart. */
+function drawAxes(frame: ChartFrame, model: XyChartModel) {
+  const { p, f, plot, top, y0, tx, ty, ys } = frame;
+  p.drawRectangle({
+    x: plot.x,
+    y: y0,
+    width: plot.w,
+    height: plot.h,
+    borderColor: rgb(0.5, 0.5, 0.5),
+    borderWidth: 0.5,
+  });
+  if (!frame.measured)
+    f.draw(p, "No values measured for this chart.", {
+      x: plot.x + 8,
+      y: top - 14,
+      size: 8,
+      color: rgb(0.4, 0.4, 0.4),
+    });
+  for (const v of ticks(frame.xMin, frame.xMax, frame.log, model.x.ticks)) {
+    const label = formatNumber(v, v >= 100 ? 0 : (model.x.digits ?? 2));
+    f.draw(p, label, { x: tx(v) - f.width(label, 6.5) / 2, y: y0 - 9, size: 6.5 });
+  }
+  for (const v of ys.length ? ticks(frame.yMin, frame.yMax, false) : []) {
+    const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
+    f.draw(p, label, { x: plot.x - 4 - f.width(label, 6.5), y: ty(v) - 2, size: 6.5 });
+    p.drawLine({
+      start: { x: plot.x, y: ty(v) },
+      end: { x: plot.x + plot.w, y: ty(v) },
+      thickness: 0.2,
+      color: rgb(0.85, 0.85, 0.85),
+    });
+  }
+  f.draw(p, axisTitle(model.x), { x: plot.x, y: y0 - 19, size: 7 });
+  f.draw(p, axisTitle(model.y), { x: MARGIN + 8, y: y0, size: 7, rotate: 90 });
+  if (model.diagonal)
+    p.drawLine({
+      start: { x: tx(0), y: ty(0) },
+      end: { x: tx(1), y: ty(1) },
+      thickness: 0.5,
+      dashArray: [3, 3],
+      color: rgb(0, 0, 0),
+    });
+}
+
+/** The reference lines (SLOs, chosen thresholds) that fall inside the plot, each labelled beside it. */
+function drawReferences(frame: ChartFrame, model: XyChartModel) {
+  const { p, f, plot, top, y0, tx, ty, inside } = frame;
+  for (const r of model.references) {
+    const a = r.axis === "x" ? { x: tx(r.value), y: y0 } : { x: plot.x, y: ty(r.value) };
+    const b = r.axis === "x" ? { x: tx(r.value), y: top } : { x: plot.x + plot.w, y: ty(r.value) };
+    if (!inside(a.x, a.y) || !inside(b.x, b.y)) continue;
+    p.drawLine({ start: a, end: b, thickness: 0.7, dashArray: [4, 2], color: rgb(0, 0, 0) });
+    // The label sits inside the plot, beside its line.
+    const lw = f.width(r.label, 6);
+    const lx = r.axis === "x" && b.x + 2 + lw <= plot.x + plot.w ? b.x + 2 : b.x - lw - 2;
+    f.draw(p, r.label, { x: Math.max(plot.x + 2, lx), y: r.axis === "x" ? b.y - 8 : b.y + 2, size: 6 });
+  }
+}
+
+/** Each series as a line broken at its gaps, with its marker (the operating point) where it has one. */
+function drawSeries(frame: ChartFrame, model: XyChartModel) {
+  const { p, tx, ty, inside } = frame;
+  for (const s of model.series) {
+    const colour = hex(s.colour);
+    let prev: { x: number; y: number } | null = null;
+    for (const pt of orderForAxis(s.points, model.x)) {
+      if (pt.y === null) {
+        prev = null; // a gap, not a zero
+        continue;
+      }
+      const cur = { x: tx(pt.x), y: ty(pt.y) };
+      if (prev && inside(prev.x, prev.y) && inside(cur.x, cur.y))
+        p.drawLine({
+          start: prev,
+          end: cur,
+          thickness: 1.2,
+          color: colour,
+          dashArray: s.dashed ? [4, 2] : undefined,
+        });
+      prev = cur;
+    }
+    if (s.marker && s.marker.y !== null && (!frame.log || s.marker.x > 0)) {
+      const m = { x: tx(s.marker.x), y: ty(s.marker.y) };
+      if (inside(m.x, m.y))
+        p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
+    }
+  }
+}
+
+/** Legend: one swatch per candidate, the page's colours, wrapping before `right`; returns its last line's y. */
+function drawLegend(frame: ChartFrame, model: XyChartModel, right: number): number {
+  const { p, f, plot } = frame;
+  let lx = plot.x;
+  let ly = frame.y0 - 32;
+  for (const s of model.series) {
+    const w = 16 + f.width(s.name, 7);
+    if (lx > plot.x && lx + w > right) {
+      lx = plot.x;
+      ly -= 11;
+    }
+    p.drawRectangle({ x: lx, y: ly, width: 8, height: 8, color: hex(s.colour) });
+    f.draw(p, s.name, { x: lx + 11, y: ly + 1, size: 7 });
+    lx += w;
+  }
+  return ly;
 }
 
 /** The text shortened with "…" to fit `width` (footers only: the body always wraps instead). */

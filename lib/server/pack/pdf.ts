@@ -5,7 +5,7 @@ import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { significanceReading } from "@/lib/pack/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/pack/verdict-summary";
 import { formatInterval, formatMoney, formatNumber, formatPercent, formatUtc } from "@/lib/format";
-import type { PackExport } from "./export";
+import type { PackExport } from "./export-model";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 import { parametersSection, stagePages, type PdfContext } from "./pdf-stages";
@@ -65,37 +65,13 @@ const STATE_COLOUR: Partial<Record<VerdictSummary["status"], string>> = {
 function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal: SealingKey) {
   const d = pack.evidence.decision;
   const money = (v: number | null) => (v === null ? "—" : formatMoney(v, d.currency));
-  const current = pack.packRevision
-    ? pack.packRevisions.find((r) => r.number === pack.packRevision!.number)
-    : undefined;
 
   w.text(`Evidence pack · ${d.title}`, { size: 9, colour: "#555555", gap: 4 });
   w.text(summary.heading, { size: 22, bold: true, gap: 6, colour: STATE_COLOUR[summary.status] });
   w.text(d.title, { size: 13, bold: true, gap: 4 });
   if (d.description) w.text(d.description, { gap: 4 });
 
-  let state: string;
-  if (summary.approved) {
-    state = `Approved on revision ${summary.approved.revision} by ${summary.approved.signers.join(" and ")} (quorum ${d.quorum}).`;
-  } else if (summary.rejected) {
-    state = `Rejected on revision ${summary.rejected.revision} by ${summary.rejected.signer}.`;
-  } else if (d.status === "IN_REVIEW") {
-    const approvals = new Map<string, Set<string>>();
-    for (const s of current?.signatures ?? [])
-      if (s.meaning === "APPROVAL" && s.candidateId)
-        approvals.set(s.candidateId, (approvals.get(s.candidateId) ?? new Set()).add(s.signerId));
-    const names = [...approvals].map(
-      ([id, who]) => `${pack.evidence.candidates.find((c) => c.id === id)?.name ?? id} ${who.size} of ${d.quorum}`,
-    );
-    state = `In review on revision ${pack.packRevision?.number ?? "—"}: ${names.length ? `approvals ${names.join(", ")}` : "no approval yet"}; ${d.quorum} distinct approvers must approve the same candidate.`;
-  } else if (d.status === "CHANGES_REQUESTED") {
-    state = "Changes requested: the decision is back with the analyst; no approval is open.";
-  } else {
-    state = pack.packRevision
-      ? `Draft again after revision ${pack.packRevision.number}: not in review.`
-      : "Draft: not yet submitted for review, so no pack revision is frozen and nobody has signed.";
-  }
-  w.text(state, { gap: 8 });
+  w.text(stateLine(pack, summary), { gap: 8 });
 
   w.heading("Recommendation", 12);
   if (summary.recommendation) {
@@ -142,6 +118,39 @@ function summaryPage(w: Writer, pack: PackExport, summary: VerdictSummary, seal:
     );
   }
 
+  hashesSection(w, pack, seal);
+}
+
+/** Where the decision stands: approved, rejected, in review with its approvals so far, or not in review. */
+function stateLine(pack: PackExport, summary: VerdictSummary): string {
+  const d = pack.evidence.decision;
+  const current = pack.packRevision
+    ? pack.packRevisions.find((r) => r.number === pack.packRevision!.number)
+    : undefined;
+  if (summary.approved) {
+    return `Approved on revision ${summary.approved.revision} by ${summary.approved.signers.join(" and ")} (quorum ${d.quorum}).`;
+  } else if (summary.rejected) {
+    return `Rejected on revision ${summary.rejected.revision} by ${summary.rejected.signer}.`;
+  } else if (d.status === "IN_REVIEW") {
+    const approvals = new Map<string, Set<string>>();
+    for (const s of current?.signatures ?? [])
+      if (s.meaning === "APPROVAL" && s.candidateId)
+        approvals.set(s.candidateId, (approvals.get(s.candidateId) ?? new Set()).add(s.signerId));
+    const names = [...approvals].map(
+      ([id, who]) => `${pack.evidence.candidates.find((c) => c.id === id)?.name ?? id} ${who.size} of ${d.quorum}`,
+    );
+    return `In review on revision ${pack.packRevision?.number ?? "—"}: ${names.length ? `approvals ${names.join(", ")}` : "no approval yet"}; ${d.quorum} distinct approvers must approve the same candidate.`;
+  } else if (d.status === "CHANGES_REQUESTED") {
+    return "Changes requested: the decision is back with the analyst; no approval is open.";
+  } else {
+    return pack.packRevision
+      ? `Draft again after revision ${pack.packRevision.number}: not in review.`
+      : "Draft: not yet submitted for review, so no pack revision is frozen and nobody has signed.";
+  }
+}
+
+/** The hashes with what each covers, and who exported the pack when, under which seal. */
+function hashesSection(w: Writer, pack: PackExport, seal: SealingKey) {
   w.heading("Hashes", 12);
   if (pack.packRevision) {
     w.labelled(

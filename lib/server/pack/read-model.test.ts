@@ -6,7 +6,7 @@ import { getPackData, getPackModel } from "./get-pack";
 import { importDataset, importPredictions, type UploadFile } from "../imports";
 import { drainInlineJobs } from "../runs/queue";
 import { buildPack } from "../signoff/build-pack";
-import { buildPackExport } from "./export";
+import { buildPackExport } from "./export-model";
 
 // One read model (integration, real PostgreSQL): the page's reads, the API, the JSON export and
 // the frozen revision state the same runs and the same results; runs on another dataset version,

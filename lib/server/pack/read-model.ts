@@ -16,7 +16,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "../db";
 import { notFoundError } from "../errors";
 import { TASK_PARAMETERS } from "../decisions/decisions";
-import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
+import { LISTED_EVAL_RUN, PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
 
 /**
  * The pack's read model: the one way the evidence of a decision is read — by the page (each
@@ -88,15 +88,7 @@ export async function readRuns(
     where: { decisionId },
     orderBy: { id: "asc" },
     select: {
-      id: true,
-      candidateId: true,
-      datasetVersionId: true,
-      status: true,
-      itemCount: true,
-      missingCount: true,
-      unknownCount: true,
-      parseFailureCount: true,
-      computedAt: true,
+      ...LISTED_EVAL_RUN,
       datasetVersion: {
         select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } },
       },

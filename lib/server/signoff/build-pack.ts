@@ -5,7 +5,14 @@ import type { Gate } from "@/lib/pack/gates";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { packResults } from "@/lib/pack/pack-results";
 import { TASK_PARAMETERS } from "../decisions/decisions";
-import { PACK_CANDIDATE, PACK_RESEMBLANCE, PACK_SCORE } from "../decisions/fields";
+import {
+  PACK_CANDIDATE,
+  PACK_EVAL_RUN,
+  PACK_IMPORT,
+  PACK_RESEMBLANCE,
+  PACK_SCORE,
+  PACK_SERVING_BENCHMARK,
+} from "../decisions/fields";
 import { notFoundError } from "../errors";
 import { readPackModel } from "../pack/read-model";
 import type { Tx } from "../db";
@@ -29,23 +36,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
         orderBy: { id: "asc" },
         select: { ...PACK_CANDIDATE, aliases: true },
       },
-      imports: {
-        orderBy: { id: "asc" },
-        select: {
-          id: true,
-          kind: true,
-          format: true,
-          producerVersion: true,
-          fileName: true,
-          sha256: true,
-          sizeBytes: true,
-          status: true,
-          rowCount: true,
-          errorCount: true,
-          importedById: true,
-          createdAt: true,
-        },
-      },
+      imports: { orderBy: { id: "asc" }, select: PACK_IMPORT },
       evaluationDatasetVersionId: true,
       scores: {
         where: { candidateId: { not: null } },
@@ -71,50 +62,8 @@ export async function readPackContent(tx: Tx, decisionId: string) {
           },
         },
       },
-      evalRuns: {
-        orderBy: { id: "asc" },
-        select: {
-          id: true,
-          candidateId: true,
-          datasetVersionId: true,
-          status: true,
-          itemCount: true,
-          missingCount: true,
-          unknownCount: true,
-          duplicateCount: true,
-          parseFailureCount: true,
-          metrics: true,
-          error: true,
-          importId: true,
-          computedAt: true,
-        },
-      },
-      servingBenchmarks: {
-        orderBy: { id: "asc" },
-        select: {
-          id: true,
-          candidateId: true,
-          tool: true,
-          toolVersion: true,
-          concurrency: true,
-          requestRate: true,
-          completed: true,
-          failed: true,
-          durationS: true,
-          meanInputTokens: true,
-          meanOutputTokens: true,
-          requestThroughput: true,
-          outputTokenThroughput: true,
-          totalTokenThroughput: true,
-          goodput: true,
-          ttftMs: true,
-          tpotMs: true,
-          itlMs: true,
-          e2eMs: true,
-          tpotSource: true,
-          importId: true,
-        },
-      },
+      evalRuns: { orderBy: { id: "asc" }, select: PACK_EVAL_RUN },
+      servingBenchmarks: { orderBy: { id: "asc" }, select: PACK_SERVING_BENCHMARK },
     },
   });
   if (!d) throw notFoundError("The decision");
