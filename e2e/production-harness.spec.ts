@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { startSimServer, type SimServer } from "../lib/harness/sim-server";
+import { startSimServer, type SimServer } from "../lib/harness/network/sim-server";
 import { enrolByOperator } from "./enrol";
 
 /**

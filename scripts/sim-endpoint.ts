@@ -1,10 +1,10 @@
 /**
- * A simulated OpenAI-compatible endpoint (lib/harness/sim-server.ts) in a process of its own:
+ * A simulated OpenAI-compatible endpoint (lib/harness/network/sim-server.ts) in a process of its own:
  *   tsx scripts/sim-endpoint.ts [--port 4310] [--ttft MS] [--itl MS] [--output label|json] [--labels yes,no]
  * Prints "listening <base URL>" when it answers. The benchmark runs it apart from the harness so
  * the two do not share an event loop; the demo starts it in-process instead.
  */
-import { startSimServer } from "../lib/harness/sim-server.ts";
+import { startSimServer } from "../lib/harness/network/sim-server.ts";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

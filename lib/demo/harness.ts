@@ -1,5 +1,5 @@
 import type { EvalProtocol } from "../harness/protocol.ts";
-import type { SimDirective } from "../harness/sim-server.ts";
+import type { SimDirective } from "../harness/network/sim-server.ts";
 import { env } from "../env.ts";
 import { DEMO_SEED, demoCandidates, generateDemoItems, generateDemoPredictions } from "./moderation.ts";
 

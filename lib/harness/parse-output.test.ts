@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseOutput, labelTokenScore } from "./parse-output";
 import { protocolSchema, renderMessages, type EvalProtocol } from "./protocol";
-import { endpointUrlProblem, forbiddenAddressReason } from "./address-guard";
+import { endpointUrlProblem, forbiddenAddressReason } from "./network/address-guard";
 import { measureServing } from "./measure";
 
 const labels: EvalProtocol = protocolSchema.parse({

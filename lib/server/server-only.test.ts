@@ -17,7 +17,7 @@ describe("lib/server", () => {
 
   it("is found", () => expect(modules.length).toBeGreaterThan(50));
 
-  it("opens every module with import \"server-only\"", () => {
+  it('opens every module with import "server-only"', () => {
     const without = modules.filter((file) => {
       const firstStatement = fs
         .readFileSync(file, "utf8")

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimServer, type SimServer } from "@/lib/harness/sim-server";
+import { startSimServer, type SimServer } from "@/lib/harness/network/sim-server";
 import { db } from "@/lib/server/db";
 import { makeHarnessDecision } from "@/test/harness-fixtures";
 import { makeActor } from "@/test/factories";

@@ -1,6 +1,6 @@
 import "server-only";
 import { demoAnswers, demoSimPort } from "@/lib/demo/harness";
-import { startSimServer } from "@/lib/harness/sim-server";
+import { startSimServer } from "@/lib/harness/network/sim-server";
 
 const holder = globalThis as typeof globalThis & { __verdictDemoSim?: Promise<unknown> };
 

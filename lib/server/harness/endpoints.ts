@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { can } from "@/lib/auth/permissions";
 import { canonicalJson } from "@/lib/canonical-json";
-import { endpointUrlProblem } from "@/lib/harness/address-guard";
+import { endpointUrlProblem } from "@/lib/harness/network/address-guard";
 import { protocolSchema, type EvalProtocol } from "@/lib/harness/protocol";
 import { endpointInputSchema, type EndpointInput } from "@/lib/schemas/harness";
 import { recordAudit, type RequestInfo } from "../audit/write";

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { rawQuery, type Database } from "@/lib/db/connect";
-import { callWithRetries, ChatClient } from "@/lib/harness/chat-client";
+import { callWithRetries, ChatClient } from "@/lib/harness/network/chat-client";
 import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
 import { messageRenderer, protocolSchema, type PromptItem } from "@/lib/harness/protocol";
 import { ItemWriter, type ItemResult } from "./item-writer";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costPer1kRequests } from "@/lib/pack/serving";
 import { renderMessages } from "@/lib/harness/protocol";
-import { simPromptTokens, startSimServer, type SimServer } from "@/lib/harness/sim-server";
+import { simPromptTokens, startSimServer, type SimServer } from "@/lib/harness/network/sim-server";
 import { summarize } from "@/lib/ingest/formats/percentile";
 import { LABEL_PROTOCOL, makeHarnessDecision, type HarnessItemSpec } from "@/test/harness-fixtures";
 import { makeActor } from "@/test/factories";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimServer, type SimServer } from "@/lib/harness/sim-server";
+import { startSimServer, type SimServer } from "@/lib/harness/network/sim-server";
 import { makeHarnessDecision } from "@/test/harness-fixtures";
 import { makeActor } from "@/test/factories";
 import { db } from "../db";

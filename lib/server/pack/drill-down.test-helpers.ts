@@ -1,3 +1,4 @@
+import "server-only";
 import { computeComparisons } from "../runs/comparisons";
 import { database, db } from "../db";
 import { computeEvalRun } from "../runs/eval-runs";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Test-only: holds the in-process job runner (VERDICT_JOBS=inline, lib/server/jobs) until the
  * returned function is called, so a test can look at runs while they are still PENDING — without

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { hashPassword } from "../identity/passwords";
 import { completeShortlist, makeActor, makeDecision, unique } from "@/test/factories";

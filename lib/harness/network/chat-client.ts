@@ -2,9 +2,9 @@ import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { StringDecoder } from "node:string_decoder";
 import { endpointUrlProblem, guardedLookup } from "./address-guard";
-import { SseParser } from "./sse";
-import type { ChatMessage, EvalProtocol } from "./protocol";
-import type { TokenLogprob } from "./parse-output";
+import { SseParser } from "../sse";
+import type { ChatMessage, EvalProtocol } from "../protocol";
+import type { TokenLogprob } from "../parse-output";
 
 /**
  * The harness's client for an OpenAI-compatible chat-completions endpoint, built for low overhead
