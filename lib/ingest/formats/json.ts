@@ -78,6 +78,13 @@ export function clearJsonMemo(): void {
   memoResult = undefined;
 }
 
+/** The parsed top-level array, or undefined when the text is not a non-empty JSON array (for detectors). */
+export function sniffArray(content: string): unknown[] | undefined {
+  if (!content.trimStart().replace(/^\uFEFF/, "").startsWith("[")) return undefined;
+  const parsed = parseJsonMemo(content);
+  return parsed.ok && Array.isArray(parsed.value) && parsed.value.length > 0 ? parsed.value : undefined;
+}
+
 /** The parsed top-level object, or undefined when the text is not a JSON object (for detectors). */
 export function sniffObject(content: string): JsonObject | undefined {
   const head = content.trimStart().replace(/^\uFEFF/, "");

@@ -5,7 +5,7 @@ import type { AuditPage } from "@/lib/views/audit";
 import { AUDIT_EVENT_SELECT } from "./write";
 import { db } from "../db";
 import { forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 export interface AuditFilter {
   decisionId?: string | null;

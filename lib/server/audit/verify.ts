@@ -5,7 +5,7 @@ import { AUDIT_EVENT_SELECT, auditHashPayload, chainHash, GENESIS_HASH } from ".
 import { type BrokenLink, checkRecords, readRecords, type RecordEvents } from "./records";
 import { db, type Tx } from "../db";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /** The newest event of the chain: printed in every export and by `verdict audit head`, to verify against later. */
 export interface ChainHead {

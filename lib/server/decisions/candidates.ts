@@ -14,7 +14,7 @@ import { database, db, type Tx } from "../db";
 import { lockEditableDecision } from "./lock";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import { enqueueRecompute, markRunsForRecompute } from "../runs/recompute";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 const CANDIDATE = {
   id: true,

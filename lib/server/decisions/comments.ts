@@ -4,7 +4,7 @@ import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { lockDecisionRow } from "./lock";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 export interface CommentInput {
   body: string;

@@ -15,7 +15,7 @@ import { changedFields, recordAudit, type RequestInfo } from "../audit/write";
 import { lockDecisionRow, lockEditableDecision } from "./lock";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import { enqueueRecompute, markRunsForRecompute, metricInputsChanged } from "../runs/recompute";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /** The task parameters of a decision (SPEC §2), as a Prisma select. */
 export const TASK_PARAMETERS = {

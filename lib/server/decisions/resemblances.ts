@@ -8,7 +8,7 @@ import { db, type Tx } from "../db";
 import { lockEditableDecision } from "./lock";
 import { PACK_RESEMBLANCE, RESEMBLANCE_ANSWERS } from "./fields";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /** Each candidate's shortlist rationale with the suites it has scores for: what the rationale may cite. */
 export async function rationalesOf(

@@ -4,7 +4,7 @@ import { createCandidate, removeCandidate, scoredSuites, shortlistCandidates, un
 import { db } from "../db";
 import { importLeaderboard, type UploadFile } from "../imports";
 import { answerResemblance, getResemblances } from "./resemblances";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import type { ShortlistInput } from "@/lib/schemas/candidate";
 import { makeActor, makeDecision, rationaleCiting, unique } from "@/test/factories";
 

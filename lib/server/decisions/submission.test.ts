@@ -6,7 +6,7 @@ import { importDataset, importLeaderboard, importPredictions, type UploadFile } 
 import { drainInlineJobs } from "../runs/queue";
 import { holdInlineJobs } from "../runs/queue.test-helpers";
 import { answerResemblance } from "./resemblances";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { submitForReview } from "../signoff/submit-for-review";
 import type { StoredRunMetrics } from "@/lib/pack/run-input";
 import { computedMetrics } from "@/test/metrics-fixtures";

@@ -9,7 +9,7 @@ import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { lockEditableDecision } from "../decisions/lock";
 import { AppError, fieldProblems, forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { encryptSecret, secretFingerprint } from "./secrets";
 
 const validation = (field: string, reason: string) =>

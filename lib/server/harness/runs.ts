@@ -8,7 +8,7 @@ import { recordAudit, type RequestInfo } from "../audit/write";
 import { database, db, type Tx } from "../db";
 import { lockEditableDecision } from "../decisions/lock";
 import { AppError, fieldProblems, forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { protocolSha256, PUBLIC_ENDPOINT } from "./endpoints";
 import { abortLocalChunks, type EndpointSnapshot } from "./execute-chunk";
 import { enqueueRun } from "./queue";

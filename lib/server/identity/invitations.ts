@@ -8,7 +8,7 @@ import { AppError, forbiddenError } from "../errors";
 import { mailConfig, publicBaseUrl, sendMail, SMTP_HELP } from "./mail";
 import { hashPassword } from "./passwords";
 import { assertPrintedNameFree, insertUser, uniqueUserViolation } from "./users";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /**
  * Enrolment by invitation (21 CFR Part 11 §11.300): the person chooses their own password on a

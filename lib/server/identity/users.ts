@@ -5,7 +5,7 @@ import { db, type Tx } from "../db";
 import { recordAudit, type AuditActor, type RequestInfo } from "../audit/write";
 import { AppError, forbiddenError } from "../errors";
 import { hashPassword } from "./passwords";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 // Never select passwordHash here: these objects reach pages.
 const PUBLIC_USER = { id: true, email: true, name: true, roles: true, active: true, createdAt: true } as const;

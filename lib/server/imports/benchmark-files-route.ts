@@ -1,7 +1,7 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { apiRoute } from "../route";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { defaultLimits, type UploadFile } from "./files";
 import { boolField, jsonField, readUpload } from "./http";
 import { isUploadId, withProgress } from "./progress";

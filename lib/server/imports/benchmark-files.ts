@@ -13,7 +13,7 @@ import { matchModels } from "@/lib/ingest/model-match";
 import { database as getDatabase, type Tx } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit/write";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { defaultLimits, readText, type SpooledFile, type UploadFile } from "./files";
 import { concurrentWinner, withSpooledUpload } from "./upload";
 import { lockEditableDecision } from "../decisions/lock";

@@ -11,7 +11,7 @@ import {
   type DatasetRow,
 } from "@/lib/ingest/buyer-rows";
 import { database as getDatabase } from "../db";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { defaultLimits, type ImportLimits, type UploadFile } from "./files";
 import {
   IMPORT_COLUMNS,

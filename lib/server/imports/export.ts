@@ -4,7 +4,7 @@ import { rawQuery } from "@/lib/db/connect";
 import { exportRow } from "@/lib/ingest/csv-export";
 import { database as getDatabase } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 const PAGE = 10_000;
 

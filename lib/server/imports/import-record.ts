@@ -9,7 +9,7 @@ import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { RequestInfo } from "../audit/write";
 import { decisionLockSql, type DecisionLockMode } from "../decisions/lock";
 import { recordAuditRaw, withRawTx, type RawTx } from "../raw-tx";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import type { ImportLimits, UploadFile } from "./files";
 
 export type ImportKind = "DATASET" | "PREDICTIONS" | "LEADERBOARD" | "SERVING";

@@ -8,7 +8,7 @@ import { parquetWriteBuffer } from "hyparquet-writer";
 import { importDataset, importPredictions, ImportRejected, type UploadFile } from ".";
 import { makeActor, makeDecisionWithCandidate } from "@/test/factories";
 import { bytes, counts } from "@/test/uploads";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 process.env.VERDICT_JOBS = "inline";
 

@@ -10,7 +10,7 @@ import {
 } from "@/lib/ingest/buyer-rows";
 import { database as getDatabase } from "../db";
 import { notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { defaultLimits, type ImportLimits, type UploadFile } from "./files";
 import {
   IMPORT_COLUMNS,

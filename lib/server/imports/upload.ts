@@ -3,7 +3,7 @@ import type { Database } from "@/lib/db/connect";
 import type { TabularFormat } from "@/lib/ingest/records";
 import { AppError } from "../errors";
 import type { RawTx } from "../raw-tx";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import {
   auditRejectedImport,
   insertImport,

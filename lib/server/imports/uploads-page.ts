@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import { EVAL_RUN_COUNTS, LISTED_IMPORT } from "../decisions/fields";
 import { database as getDatabase } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /** A run's state for polling (status, progress, counts; no metrics payload). */
 export async function getRunStatus(actor: Actor, decisionId: string, runId: number) {

@@ -15,7 +15,7 @@ import {
 } from "@/lib/schemas/drill-down";
 import { database as getDatabase } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { readDecisionCore, readRuns } from "./read-model";
 import { writeRunItemsOnce } from "../runs/run-items";
 

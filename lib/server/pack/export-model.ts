@@ -9,7 +9,7 @@ import { db } from "../db";
 import { forbiddenError } from "../errors";
 import { getPackSignoff } from "./get-pack";
 import { readPackModel } from "./read-model";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 // The export model lives apart from export.ts so the PDF renderer can read its type without
 // importing the use cases that call the renderer (export.ts → pdf.ts, never back).

@@ -2,7 +2,7 @@ import "server-only";
 import type { PackData } from "@/lib/pack/pack-data";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { buildPackExport, type PackExport } from "./export-model";
 import { renderPackPdf } from "./pdf";
 

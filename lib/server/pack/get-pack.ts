@@ -13,7 +13,7 @@ import { stageHeadlines } from "@/lib/pack/stage-summary";
 import { readComparisons, readDecisionCore, readPackModel, readRuns, readScores, readServing } from "./read-model";
 import { cachedPart, evidenceState } from "./pack-cache";
 import { harnessSettings } from "../harness/endpoints";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
 
 /**

@@ -3,7 +3,7 @@ import type { Database } from "@/lib/db/connect";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import type { Tx } from "../db";
 import { enqueueComputeRun } from "./queue";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /** Task parameters that are inputs of an eval run's stored metrics (SPEC §4: π, costs, threshold). */
 export const METRIC_INPUTS = ["prevalence", "costFn", "costFp", "operatingThreshold", "operatingRule"] as const;

@@ -4,7 +4,7 @@ import { auditHeadWith, formatHead } from "../audit/verify";
 import { AUDIT_EVENT_SELECT, GENESIS_HASH, recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
 

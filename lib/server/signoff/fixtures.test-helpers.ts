@@ -3,7 +3,7 @@ import { db } from "../db";
 import { hashPassword } from "../identity/passwords";
 import { completeShortlist, makeActor, makeDecision, unique } from "@/test/factories";
 import type { RoleName } from "@/lib/auth/permissions";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 export const PASSWORD = "correct horse battery staple";
 let passwordHash: Promise<string> | undefined;

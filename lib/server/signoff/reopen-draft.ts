@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 
 /** Analyst: CHANGES_REQUESTED → DRAFT (SPEC §7), to rework the evidence before submitting again. */

@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { lockDecision, SIGNOFF_TX, transitionStatus, ensureCurrentRevision } from "./revisions";
 
 /** Approver: IN_REVIEW → CHANGES_REQUESTED, with the reason (kept in the transition's audit event, shown in the review page's history). */

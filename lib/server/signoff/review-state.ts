@@ -6,7 +6,7 @@ import { jsonDiff, type DiffEntry, type JsonValue } from "@/lib/signoff/diff";
 import { readComments } from "../decisions/comments";
 import { db } from "../db";
 import { forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { buildPack, frozenGates } from "./build-pack";
 import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "../audit/signature-select";

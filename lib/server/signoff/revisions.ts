@@ -3,7 +3,7 @@ import type { DecisionStatus } from "@/lib/generated/prisma/enums";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import { AppError } from "../errors";
 import type { Tx } from "../db";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { buildPack } from "./build-pack";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
 import type { RequestInfo } from "../audit/write";
 import type { Tx } from "../db";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 
 /**
  * Who may NOT sign a pack revision, and why — every rule of separation and identity at signing

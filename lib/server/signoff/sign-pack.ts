@@ -5,7 +5,7 @@ import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import { db, type Tx } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { frozenGates, frozenOperatingPoint } from "./build-pack";
 import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";

@@ -4,7 +4,7 @@ import { recordAudit, type RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { verifyPassword } from "../identity/passwords";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { SIGNOFF_TX } from "./revisions";
 
 // At most this many wrong signing passwords per user in the window; counted from the audit

@@ -3,7 +3,7 @@ import { can } from "@/lib/auth/permissions";
 import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
-import type { Actor } from "../session";
+import type { Actor } from "../actors";
 import { buildPack } from "./build-pack";
 import { assertSubmittable } from "./submission-check";
 import { ensureCurrentRevision, label, latestRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
