@@ -1,5 +1,5 @@
 import { IssueCollector, fileFailure, show } from "./issues";
-import { JsonFields, isObject, parseJson, parseJsonMemo, path, type JsonObject } from "./json";
+import { JsonFields, isObject, parseJson, path, sniffArray, type JsonObject } from "./json";
 import { defaultHigherIsBetter } from "./metric-direction";
 import type { LeaderboardRecord, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
@@ -21,16 +21,7 @@ const SOURCE = "HELM";
 const BOOKKEEPING = /^(num_|batch_size$|finish_reason_|training_|prompt_truncated$|max_prob$)/;
 
 function detect(content: string): number {
-  if (
-    !content
-      .trimStart()
-      .replace(/^\uFEFF/, "")
-      .startsWith("[")
-  )
-    return 0;
-  const parsed = parseJsonMemo(content);
-  if (!parsed.ok || !Array.isArray(parsed.value) || parsed.value.length === 0) return 0;
-  const first = parsed.value[0];
+  const first = sniffArray(content)?.[0];
   return isObject(first) &&
     isObject(first.name) &&
     typeof first.name.name === "string" &&

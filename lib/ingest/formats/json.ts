@@ -80,7 +80,13 @@ export function clearJsonMemo(): void {
 
 /** The parsed top-level array, or undefined when the text is not a non-empty JSON array (for detectors). */
 export function sniffArray(content: string): unknown[] | undefined {
-  if (!content.trimStart().replace(/^\uFEFF/, "").startsWith("[")) return undefined;
+  if (
+    !content
+      .trimStart()
+      .replace(/^\uFEFF/, "")
+      .startsWith("[")
+  )
+    return undefined;
   const parsed = parseJsonMemo(content);
   return parsed.ok && Array.isArray(parsed.value) && parsed.value.length > 0 ? parsed.value : undefined;
 }

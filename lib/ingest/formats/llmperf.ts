@@ -1,5 +1,5 @@
 import { IssueCollector, fileFailure, show } from "./issues";
-import { JsonFields, isObject, parseJson, parseJsonMemo, path, sniffObject, type JsonObject } from "./json";
+import { JsonFields, isObject, parseJson, path, sniffArray, sniffObject, type JsonObject } from "./json";
 import { PERCENTILE_NOTE, summarize } from "./percentile";
 import { VERDICT_TPOT, agrees, finishServing, readPct } from "./serving-common";
 import type { ParseOptions, Pct, ServingRecord } from "./types";
@@ -26,15 +26,7 @@ function isResponses(v: unknown): v is unknown[] {
 function detect(content: string): number {
   const doc = sniffObject(content);
   if (doc) return "results_ttft_s_mean" in doc || "results_ttft_s_quantiles_p50" in doc ? 0.95 : 0;
-  if (
-    !content
-      .trimStart()
-      .replace(/^\uFEFF/, "")
-      .startsWith("[")
-  )
-    return 0;
-  const parsed = parseJsonMemo(content);
-  return parsed.ok && isResponses(parsed.value) ? 0.9 : 0;
+  return isResponses(sniffArray(content)) ? 0.9 : 0;
 }
 
 const summaryPct = (fields: JsonFields, doc: JsonObject, metric: string): Pct =>
