@@ -58,7 +58,7 @@ const schema = z.object({
   VERDICT_PDF_SIGNING_P12: text.optional(),
   VERDICT_PDF_SIGNING_PASSPHRASE: text.optional(),
   VERDICT_PDF_SIGNING_DIR: text.optional(),
-  // Jobs (lib/server/jobs): "inline" runs them in this process even with a PostgreSQL server.
+  // Jobs (lib/server/runs/queue.ts): "inline" runs them in this process even with a PostgreSQL server.
   VERDICT_JOBS: z.enum(["inline"], { error: 'expected "inline" (or unset: the queue)' }).optional(),
   /** "0": this process queues jobs but does not work them. */
   VERDICT_WORKER: flag.default("1"),

@@ -26,7 +26,7 @@ const fmt =
       : "—";
 
 /**
- * Renders a prepared chart model (lib/charts). The chart is an image with the model's
+ * Renders a prepared chart model (lib/pack/charts). The chart is an image with the model's
  * description as its accessible name; the same data is one click away as a table. It takes its
  * container's width, so a phone sees the whole chart, operating points included. The chart itself
  * is drawn in the browser only (the container has no width on the server, so recharts renders

@@ -13,7 +13,7 @@ import { pgRunner } from "./sql-runner.ts";
  * The embedded database (PGlite, one process for one user) keeps a single role.
  */
 
-/** The job queue's schema and its queues (lib/server/jobs): created by the owner, used by the app. */
+/** The job queue's schema and its queues (lib/server/runs/queue.ts): created by the owner, used by the app. */
 export const JOB_SCHEMA = "pgboss";
 export const JOB_QUEUES = ["compute-eval-run", "harness-chunk"] as const;
 

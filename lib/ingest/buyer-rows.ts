@@ -47,7 +47,7 @@ export type PredictionRow = z.infer<typeof predictionRowSchema>;
 
 /*
  * The schemas' rules written out, for the row path of files of millions: a row these accept is
- * one the schema accepts (evidence-rows.test.ts checks both on good and bad rows), and is kept as
+ * one the schema accepts (buyer-rows.test.ts checks both on good and bad rows), and is kept as
  * is, without zod building an object per row. A row they refuse goes through the schema, which
  * words the issues, so refusals read exactly as before.
  */

@@ -30,7 +30,7 @@ export type TaskRun = Omit<PackRun, "metrics"> & {
   metrics: Pick<StoredRunMetrics, "report" | "input" | "recallInterval"> | null;
 };
 
-/** A candidate's stored curves as integer counts (lib/evidence/compact-curves): exact, and small. */
+/** A candidate's stored curves as integer counts (lib/pack/compact-curves): exact, and small. */
 export type CompactStressCandidate = Omit<StressCandidate, "roc" | "pr"> & {
   roc: CompactCurve | null;
   pr: CompactCurve | null;

@@ -22,7 +22,7 @@ export interface PageView {
   tag: string;
   /** Chart id → its series. */
   series: Record<string, XySeries[]>;
-  /** Candidate id → its run's stored ROC and PR points as counts (lib/evidence/compact-curves). */
+  /** Candidate id → its run's stored ROC and PR points as counts (lib/pack/compact-curves). */
   curves: Record<string, { roc: CompactCurve | null; pr: CompactCurve | null }>;
   /** The compact pack (lib/pack/what-if-pack.ts); the page shows the stored results meanwhile. */
   whatIf: WhatIfPack;

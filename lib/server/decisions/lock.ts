@@ -33,7 +33,7 @@ export async function lockDecisionRow(
  */
 export type DecisionLockMode = "UPDATE" | "SHARE";
 
-/** The one locking read of a decision (Prisma here, the raw import transactions in imports/common.ts). */
+/** The one locking read of a decision (Prisma here, the raw import transactions in imports/import-record.ts). */
 export const decisionLockSql = (mode: DecisionLockMode) =>
   `SELECT id, status::text AS status, "archivedAt", quorum, "evaluationDatasetVersionId", "positiveClass"
      FROM "Decision" WHERE id = $1 FOR ${mode === "SHARE" ? "SHARE" : "UPDATE"}`;
