@@ -12,7 +12,7 @@ import { EvalRunsSection, ImportsSection, UploadPanels } from "./sections";
 
 export const metadata: Metadata = { title: "Evidence uploads" };
 
-export default async function EvidencePage({ params }: { params: Promise<{ id: string }> }) {
+export default async function UploadsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePagePermission("decision.read", `/decisions/${id}/uploads`);
   let overview;
