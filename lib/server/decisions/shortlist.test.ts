@@ -11,7 +11,7 @@ import { makeActor, makeDecision, rationaleCiting, unique } from "@/test/factori
 // Shortlisting from an empty decision (integration, real PostgreSQL, the real sample files):
 // leaderboards first, candidates picked from their rows, then the three questions of resemblance.
 
-const EXTERNAL = path.resolve(import.meta.dirname, "../../test/fixtures/external");
+const EXTERNAL = path.resolve(import.meta.dirname, "../../../test/fixtures/external");
 const file = (relative: string): UploadFile => ({ name: path.basename(relative), path: path.join(EXTERNAL, relative) });
 const ARENA = "chatbot-arena/leaderboard_table_20231206.csv";
 const LM_EVAL = "lm-eval-harness/results_2026-07-08T18-15-33.115417.json";
