@@ -1,4 +1,5 @@
 import { helmInstancesParser, helmScenarioStateParser } from "./helm-instances";
+import { openaiEvalsLogParser } from "./openai-evals-log";
 import type { ItemResultParser } from "./types";
 
 export type * from "./types";
@@ -7,7 +8,11 @@ export type * from "./types";
  * Per-item result formats of other eval tools, detected from the file's first bytes (and, for
  * the Inspect ZIP, its name). Detection order matters only for ties.
  */
-export const itemResultFormats: readonly ItemResultParser[] = [helmInstancesParser, helmScenarioStateParser];
+export const itemResultFormats: readonly ItemResultParser[] = [
+  helmInstancesParser,
+  helmScenarioStateParser,
+  openaiEvalsLogParser,
+];
 
 export function detectItemResultFormat(head: Buffer, fileName: string): ItemResultParser | undefined {
   let best: { parser: ItemResultParser; confidence: number } | undefined;
