@@ -1,5 +1,6 @@
 import { helmInstancesParser, helmScenarioStateParser } from "./helm-instances";
 import { openaiEvalsLogParser } from "./openai-evals-log";
+import { promptfooResultsParser } from "./promptfoo-results";
 import type { ItemResultParser } from "./types";
 
 export type * from "./types";
@@ -12,6 +13,7 @@ export const itemResultFormats: readonly ItemResultParser[] = [
   helmInstancesParser,
   helmScenarioStateParser,
   openaiEvalsLogParser,
+  promptfooResultsParser,
 ];
 
 export function detectItemResultFormat(head: Buffer, fileName: string): ItemResultParser | undefined {
