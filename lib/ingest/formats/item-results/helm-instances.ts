@@ -23,6 +23,8 @@ import type { ItemResultEvent, ItemResultParser, PartnerFile, ToolItem, ToolRun 
  * other references being its type and focus). Predicted = the model's text (MC joint: the letter
  * through `output_mapping`). Score = the first chosen token's probability, only where HELM stored a
  * real logprob. Per-item stats (`exact_match`, the judges' `xst_score`) are never a score.
+ * Rows are the predictions: an instance with none (a cut display_predictions.json) yields no row,
+ * and the mapping reports its id as missing against the dataset, as for any predictions upload.
  */
 
 const ROWS_PER_BATCH = 1000;

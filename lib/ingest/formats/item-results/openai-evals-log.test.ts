@@ -83,6 +83,33 @@ describe("OpenAI Evals record log", () => {
     }
   });
 
+  test("a log larger than one read chunk is read line by line, rows and prompts intact", async () => {
+    // 3,000 samples made from the fixture's three, the events of each sample 50 samples apart
+    const samples = Array.from({ length: 3000 }, (_, n) => n);
+    const event = (n: number, type: string) => {
+      const e = structuredClone(PARSED.find((x) => x.type === type && x.sample_id === `test-match.s1.${n % 3}`)!);
+      e.sample_id = `test-match.s1.${n}`;
+      if (type === "sampling") e.data.prompt = `${e.data.prompt} #${n}`;
+      return JSON.stringify(e);
+    };
+    const body = samples.flatMap((n) => [event(n, "sampling"), ...(n >= 50 ? [event(n - 50, "match")] : [])]);
+    const tail = samples.slice(-50).map((n) => event(n, "match"));
+    const text = [LINES[0], ...body, ...tail, LINES[1]].join("\n");
+    expect(text.length).toBeGreaterThan(4 * 65536);
+    const r = await readLog(textSource(text, "large.jsonl"));
+    expect(r.issues).toEqual([]);
+    expect(r.items).toHaveLength(samples.length);
+    expect(r.order.filter((k) => k === "items").length).toBeGreaterThan(1);
+    const written = text.split("\n");
+    for (const item of r.items) {
+      const n = Number(item.toolId.split(".").at(-1));
+      const original = PARSED.find((x) => x.type === "match" && x.sample_id === `test-match.s1.${n % 3}`)!;
+      expect(item.gold).toBe(original.data.expected);
+      expect(item.input).toMatch(new RegExp(` #${n}$`));
+      expect(JSON.parse(written[item.at.line! - 1]!)).toMatchObject({ sample_id: item.toolId, type: "match" });
+    }
+  });
+
   test("a log without its final report did not finish: refused", async () => {
     const r = await readLog(textSource(LINES.filter((l) => !l.includes("final_report")).join("\n")));
     expect(r.issues).toEqual([expect.objectContaining({ field: "final_report" })]);
