@@ -99,6 +99,13 @@ describe("HELM instances.json + display_predictions.json (XSTest)", () => {
     ]);
   });
 
+  test("a multiple-choice prediction's mapped_output (the chosen reference's text) is the prediction", async () => {
+    const changed = predictions.map((p, k) => (k === 2 ? { ...p, predicted_text: "B", mapped_output: " unsafe " } : p));
+    const r = await readPair(JSON.stringify(changed));
+    expect(r.items[2]?.predicted).toBe("unsafe");
+    expect(r.items[1]?.predicted).toBe(predictions[1]!.predicted_text.trim());
+  });
+
   test("two references tagged correct is an error naming the instance's references", async () => {
     const target = predictions[5]!.instance_id;
     const changed = instances.map((i) =>
@@ -140,6 +147,14 @@ describe("HELM scenario_state.json + per_instance_stats.json (BBQ, multiple choi
     const [run] = r.runs;
     expect(run).toMatchObject({ tool: "helm", model: state.adapter_spec.model });
     expect(run?.generationConfig?.method).toBe("multiple_choice_joint");
+  });
+
+  test("a letter that is not in output_mapping is no prediction (a parse failure), never the letter itself", async () => {
+    const changed = structuredClone(state);
+    changed.request_states[4].result.completions[0].text = "Z";
+    const r = await readPair(JSON.stringify(changed), null);
+    expect(r.items[4]?.predicted).toBeUndefined();
+    expect(r.items[5]?.predicted).toBe(states[5]!.output_mapping[states[5]!.result.completions[0].text.trim()]);
   });
 
   test("trap: a chat model's logprob 0 is missing, never P = 1 (the run is hard-label)", async () => {
