@@ -1,3 +1,6 @@
+import { helmInstancesParser, helmScenarioStateParser } from "./helm-instances";
+import { openaiEvalsLogParser } from "./openai-evals-log";
+import { promptfooResultsParser } from "./promptfoo-results";
 import type { ItemResultParser } from "./types";
 
 export type * from "./types";
@@ -6,7 +9,12 @@ export type * from "./types";
  * Per-item result formats of other eval tools, detected from the file's first bytes (and, for
  * the Inspect ZIP, its name). Detection order matters only for ties.
  */
-export const itemResultFormats: readonly ItemResultParser[] = [];
+export const itemResultFormats: readonly ItemResultParser[] = [
+  helmInstancesParser,
+  helmScenarioStateParser,
+  openaiEvalsLogParser,
+  promptfooResultsParser,
+];
 
 export function detectItemResultFormat(head: Buffer, fileName: string): ItemResultParser | undefined {
   let best: { parser: ItemResultParser; confidence: number } | undefined;

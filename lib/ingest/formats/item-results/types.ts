@@ -69,17 +69,38 @@ export interface ToolItem {
   scoreUnknown?: string;
   /** The input text, to verify positional ids against the dataset's text. */
   input?: string;
+  /**
+   * The tool's own per-item metric values by name (HELM `exact_match`, `xst_score`): correctness
+   * and judge grades, kept for display and cross-checks — never a score.
+   */
+  metrics?: Record<string, number>;
 }
 
 /** What a parser yields as it reads: the run once (first), then items in batches; problems as found. */
 export type ItemResultEvent =
   { kind: "run"; run: ToolRun } | { kind: "items"; items: ToolItem[] } | { kind: "issue"; issue: ParseIssue };
 
+/**
+ * A second file a format needs besides the one `read` is given: HELM writes a run's results as
+ * file pairs (`instances.json` + `display_predictions.json`). The caller finds it among the
+ * uploaded files with `detect` and hands it to `read` under `role`.
+ */
+export interface PartnerFile {
+  role: string;
+  /** What the analyst should add, e.g. "display_predictions.json". */
+  label: string;
+  /** A required partner that is missing makes `read` refuse the file, naming the partner. */
+  required: boolean;
+  detect: (head: Buffer, fileName: string) => Confidence;
+}
+
 export interface ItemResultParser {
   id: string;
   label: string;
   /** From the first bytes of the file (at most 64 KiB, decoded as UTF-8 leniently) and its name. */
   detect: (head: Buffer, fileName: string) => Confidence;
-  /** Streams the file: never the whole of a large file in memory. */
-  read: (source: ByteSource) => AsyncGenerator<ItemResultEvent>;
+  /** The partner files this format reads besides the detected one (absent: a single file). */
+  partners?: readonly PartnerFile[];
+  /** Streams the file: never the whole of a large file in memory. Partners by `PartnerFile.role`. */
+  read: (source: ByteSource, partners?: Readonly<Record<string, ByteSource>>) => AsyncGenerator<ItemResultEvent>;
 }
