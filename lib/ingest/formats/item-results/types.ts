@@ -61,6 +61,12 @@ export interface ToolItem {
   gold?: string;
   /** The model's hard answer, trimmed; undefined when it gave none the tool could read (a parse failure: an error). */
   predicted?: string;
+  /**
+   * This item's label choices in the tool's order, when the file lists them per item (lm-eval
+   * `arguments`): a gold index such as "3" is resolved through them, since the choices may differ
+   * from item to item and the keys of `choiceProbabilities` do not keep their order.
+   */
+  choices?: string[];
   /** Label choice → probability, when the file gives a real ranking over the choices (sums to 1). */
   choiceProbabilities?: Record<string, number>;
   /** Otherwise a single score with what it is worth; absent for hard labels. */
@@ -75,11 +81,16 @@ export interface ToolItem {
 export type ItemResultEvent =
   { kind: "run"; run: ToolRun } | { kind: "items"; items: ToolItem[] } | { kind: "issue"; issue: ParseIssue };
 
+/** What the caller knows beside the bytes: some tools put the task only in the file's name (lm-eval `samples_<task>_<date>.jsonl`). */
+export interface ItemResultReadOptions {
+  fileName?: string;
+}
+
 export interface ItemResultParser {
   id: string;
   label: string;
   /** From the first bytes of the file (at most 64 KiB, decoded as UTF-8 leniently) and its name. */
   detect: (head: Buffer, fileName: string) => Confidence;
   /** Streams the file: never the whole of a large file in memory. */
-  read: (source: ByteSource) => AsyncGenerator<ItemResultEvent>;
+  read: (source: ByteSource, options?: ItemResultReadOptions) => AsyncGenerator<ItemResultEvent>;
 }
