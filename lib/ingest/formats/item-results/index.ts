@@ -1,3 +1,4 @@
+import { inspectLog } from "./inspect-log";
 import { lmEvalSamples } from "./lm-eval-samples";
 import type { ItemResultParser } from "./types";
 
@@ -7,7 +8,7 @@ export type * from "./types";
  * Per-item result formats of other eval tools, detected from the file's first bytes (and, for
  * the Inspect ZIP, its name). Detection order matters only for ties.
  */
-export const itemResultFormats: readonly ItemResultParser[] = [lmEvalSamples];
+export const itemResultFormats: readonly ItemResultParser[] = [inspectLog, lmEvalSamples];
 
 export function detectItemResultFormat(head: Buffer, fileName: string): ItemResultParser | undefined {
   let best: { parser: ItemResultParser; confidence: number } | undefined;
