@@ -147,7 +147,7 @@ describe("Inspect logs refused whole", () => {
     expect(b!.issues).toMatchObject([{ record: "header.json", field: "status" }]);
     expect(b!.issues[0]!.reason).toMatch(/started/);
     expect(c!.issues).toMatchObject([{ field: "samples", value: "8" }]);
-    expect(c!.issues[0]!.reason).toMatch(/counts 10 samples, the log holds 8/);
+    expect(c!.issues[0]!.reason).toMatch(/header counts 10 samples, the log holds 8/);
     for (const read of [a!, b!, c!]) expect([read.runs, read.items]).toEqual([[], []]);
   });
 
@@ -208,6 +208,23 @@ describe("Inspect .json logs", () => {
     expect(items[0]!.scoreUnknown).toBeUndefined();
     expect(items[1]!.choiceProbabilities).toBeUndefined();
     expect(items[1]!.scoreUnknown).toMatch(/"No" not among the answer token's 2 top logprobs/);
+  });
+});
+
+describe("Inspect logs are never read whole", () => {
+  it("reads a .eval by random access only, and a .json log chunk by chunk", async () => {
+    const refuse = () => {
+      throw new Error("read whole");
+    };
+    const evalBytes = readFileSync(SCORED);
+    const evalSource = { ...bytesSource(evalBytes), all: refuse, chunks: refuse };
+    const zip = await readAll(inspectLog, evalSource);
+    expect(zip.issues).toEqual([]);
+    expect(zip.items).toHaveLength(10);
+    const jsonSourceInChunks = { ...bytesSource(readFileSync(OLD_JSON_LOG), 64), all: refuse, randomAccess: refuse };
+    const json = await readAll(inspectLog, jsonSourceInChunks);
+    expect(json.issues).toEqual([]);
+    expect(json.items).toMatchObject([{ toolId: "1", predicted: "No" }]);
   });
 });
 

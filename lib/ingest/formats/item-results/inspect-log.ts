@@ -3,6 +3,7 @@ import { decompress as zstdDecompress } from "fzstd";
 import type { AsyncBuffer } from "hyparquet";
 import type { ByteSource } from "../../byte-source";
 import { isObject, parseJson, type JsonObject } from "../json";
+import { streamJsonValues } from "./json-stream";
 import type { ParseIssue } from "../types";
 import { checkInspectHeader, inspectTarget, readInspectRun, readInspectSample, resolvedModel } from "./inspect-sample";
 import type { ItemResultEvent, ItemResultParser, ToolItem } from "./types";
@@ -125,26 +126,36 @@ async function* readEvalZip(source: ByteSource): AsyncGenerator<ItemResultEvent>
   yield* readZipSamples(samples);
 }
 
+/** Samples into items, in batches; the label set is loaded the first time a sample carries logprobs. */
+class SampleItems {
+  private labels: string[] | undefined;
+  private items: ToolItem[] = [];
+
+  constructor(private readonly loadLabels: () => Promise<string[]>) {}
+
+  async *add(sample: unknown, record: string): AsyncGenerator<ItemResultEvent> {
+    // The label set is needed only where a sample carries logprobs: one more pass, over targets.
+    this.labels ??= hasTopLogprobs(sample) ? await this.loadLabels() : undefined;
+    const read = readInspectSample(sample, record, this.labels ?? []);
+    if ("issue" in read) yield { kind: "issue", issue: read.issue };
+    else this.items.push(read.item);
+    if (this.items.length >= BATCH) yield* this.flush();
+  }
+
+  *flush(): Generator<ItemResultEvent> {
+    if (this.items.length) yield { kind: "items", items: this.items };
+    this.items = [];
+  }
+}
+
 async function* readZipSamples(samples: FileEntry[]): AsyncGenerator<ItemResultEvent> {
-  let labels: string[] | undefined;
-  let items: ToolItem[] = [];
+  const items = new SampleItems(() => zipTargets(samples));
   for (const entry of samples) {
     const member = await readMember(entry);
-    if ("issue" in member) {
-      yield { kind: "issue", issue: member.issue };
-      continue;
-    }
-    // The label set is needed only where a sample carries logprobs: one more pass, over targets.
-    labels ??= hasTopLogprobs(member.value) ? await zipTargets(samples) : undefined;
-    const read = readInspectSample(member.value, entry.filename, labels ?? []);
-    if ("issue" in read) yield { kind: "issue", issue: read.issue };
-    else items.push(read.item);
-    if (items.length >= BATCH) {
-      yield { kind: "items", items };
-      items = [];
-    }
+    if ("issue" in member) yield { kind: "issue", issue: member.issue };
+    else yield* items.add(member.value, entry.filename);
   }
-  if (items.length) yield { kind: "items", items };
+  yield* items.flush();
 }
 
 /** A log whose header counts more samples than it holds was cut short: refused, never read in part. */
@@ -152,16 +163,16 @@ function missingSamples(header: JsonObject, held: number): ParseIssue | undefine
   const total = isObject(header.results) ? header.results.total_samples : undefined;
   if (held === 0)
     return {
-      record: "samples/",
+      record: "samples",
       field: "samples",
       reason: "the log holds no samples (written without --log-samples?)",
     };
   if (typeof total === "number" && held < total)
     return {
-      record: "samples/",
+      record: "samples",
       field: "samples",
       value: String(held),
-      reason: `header.json counts ${total} samples, the log holds ${held}: a partially written log is refused`,
+      reason: `the header counts ${total} samples, the log holds ${held}: a partially written log is refused`,
     };
   return undefined;
 }
@@ -183,38 +194,52 @@ function hasTopLogprobs(sample: unknown): boolean {
   return isObject(choice) && isObject(choice.logprobs) && Array.isArray(choice.logprobs.content);
 }
 
+const HEADER_KEYS = ["version", "status", "eval", "plan", "results"];
+
 /**
- * A `.json` log is one JSON object, parsed whole: Inspect's own readers do the same, and logs of
- * size are `.eval` (the default since 0.3.46).
+ * A `.json` log, streamed: the header's keys come before `samples` (Inspect writes them in that
+ * order), so the run is checked and yielded before the first sample, and one sample is in memory
+ * at a time.
  */
 async function* readJsonLog(source: ByteSource): AsyncGenerator<ItemResultEvent> {
-  const parsed = parseJson(new TextDecoder().decode(await source.all()));
-  if (!parsed.ok) {
-    yield { kind: "issue", issue: parsed.issue };
-    return;
+  const header: JsonObject = {};
+  const paths = [...HEADER_KEYS.map((k) => `$.${k}`), "$.samples.*"];
+  const items = new SampleItems(() => jsonTargets(source));
+  let count = 0;
+  for await (const found of streamJsonValues(source, paths)) {
+    if ("error" in found) {
+      yield { kind: "issue", issue: { field: "(file)", reason: `not valid JSON: ${found.error}` } };
+      return;
+    }
+    const [key, index] = found.at;
+    if (key !== "samples") {
+      header[key as string] = found.value;
+      continue;
+    }
+    if (count++ === 0) {
+      const refusal = checkInspectHeader(header, "(log)");
+      if (refusal) {
+        yield { kind: "issue", issue: refusal };
+        return;
+      }
+      yield { kind: "run", run: readInspectRun(header, resolvedModel(found.value)) };
+    }
+    yield* items.add(found.value, `samples[${String(index)}]`);
   }
-  const refusal = checkInspectHeader(parsed.value, "(log)");
-  if (refusal) {
-    yield { kind: "issue", issue: refusal };
-    return;
+  yield* items.flush();
+  const problem =
+    count === 0 ? (checkInspectHeader(header, "(log)") ?? missingSamples(header, 0)) : missingSamples(header, count);
+  if (problem) yield { kind: "issue", issue: problem };
+}
+
+/** The distinct gold labels of a `.json` log: a second pass that keeps only the targets. */
+async function jsonTargets(source: ByteSource): Promise<string[]> {
+  const targets = new Set<string>();
+  for await (const found of streamJsonValues(source, ["$.samples.*.target"])) {
+    const target = "value" in found ? inspectTarget(found.value) : undefined;
+    if (target) targets.add(target);
   }
-  const log = parsed.value as JsonObject;
-  const samples = Array.isArray(log.samples) ? log.samples : [];
-  if (samples.length === 0) {
-    const reason = "the log holds no samples (written without --log-samples?)";
-    yield { kind: "issue", issue: { record: "samples", field: "samples", reason } };
-    return;
-  }
-  yield { kind: "run", run: readInspectRun(log, resolvedModel(samples[0])) };
-  const targets = samples.map((s) => (isObject(s) ? inspectTarget(s.target) : undefined));
-  const labels = [...new Set(targets.filter((t): t is string => !!t))].sort();
-  const items: ToolItem[] = [];
-  for (const [k, sample] of samples.entries()) {
-    const read = readInspectSample(sample, `samples[${k}]`, labels);
-    if ("issue" in read) yield { kind: "issue", issue: read.issue };
-    else items.push(read.item);
-  }
-  yield { kind: "items", items };
+  return [...targets].sort();
 }
 
 export const inspectLog: ItemResultParser = {
