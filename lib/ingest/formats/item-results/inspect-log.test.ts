@@ -211,6 +211,31 @@ describe("Inspect .json logs", () => {
   });
 });
 
+describe("Inspect multiple-choice samples", () => {
+  it("softmaxes over the letters of a sample's choices, whatever the log's targets", async () => {
+    const log = jsonLog(JSON_LOG);
+    const sample = (log.samples as Json[])[0]!;
+    const output = sample.output as Json;
+    const top = [
+      { token: "B", logprob: -0.5 },
+      { token: "A", logprob: -1.5 },
+      { token: "C", logprob: -2.0 },
+    ];
+    const choice = {
+      ...(output.choices as Json[])[0]!,
+      logprobs: { content: [{ token: "B", logprob: -0.5, top_logprobs: top }] },
+    };
+    log.samples = [
+      { ...sample, target: "B", choices: ["red", "green", "blue"], output: { ...output, choices: [choice] } },
+    ];
+    const { items, issues } = await readAll(inspectLog, jsonSource(log));
+    expect(issues).toEqual([]);
+    // P(B) = e^-0.5 / (e^-0.5 + e^-1.5 + e^-2) = 0.606531 / (0.606531 + 0.223130 + 0.135335) = 0.628532 (by hand).
+    expect(items[0]!.choiceProbabilities!.B).toBeCloseTo(0.628532, 5);
+    expect(Object.keys(items[0]!.choiceProbabilities!)).toEqual(["A", "B", "C"]);
+  });
+});
+
 describe("Inspect logs are never read whole", () => {
   it("reads a .eval by random access only, and a .json log chunk by chunk", async () => {
     const refuse = () => {

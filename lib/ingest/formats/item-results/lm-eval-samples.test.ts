@@ -132,6 +132,30 @@ describe("lm-evaluation-harness samples: 2026 lines (filter and metrics keys)", 
   });
 });
 
+describe("lm-evaluation-harness samples: the pre-2024 arguments list", () => {
+  it("reads choices from a list of [context, continuation] pairs, and numbers as log-likelihoods", async () => {
+    const line = JSON.parse(rawLines(BIAS)[0]!) as Record<string, unknown>;
+    const old = {
+      ...line,
+      arguments: [
+        ["Sentence: …\nAnswer:", " A"],
+        ["Sentence: …\nAnswer:", " B"],
+      ],
+      filtered_resps: [
+        [-2, false],
+        [-1, true],
+      ],
+    };
+    const { items, issues } = await readAll(lmEvalSamples, bytesSource(Buffer.from(JSON.stringify(old))));
+    expect(issues).toEqual([]);
+    expect(items[0]!.choices).toEqual(["A", "B"]);
+    expect(items[0]!.input).toBe("Sentence: …\nAnswer:");
+    // P(B) = 1 / (1 + e^(-2 - -1)) = 1 / (1 + e^-1) = 0.731059 (by hand).
+    expect(items[0]!.choiceProbabilities!.B).toBeCloseTo(0.731059, 6);
+    expect(items[0]!.predicted).toBe("B");
+  });
+});
+
 describe("lm-evaluation-harness samples: bad lines", () => {
   it("names the line that is not JSON and reads the others", async () => {
     const lines = rawLines(BIAS).slice(0, 3);
