@@ -45,8 +45,10 @@ describe("HELM instances.json + display_predictions.json (XSTest)", () => {
   const readPair = (predictionsText?: string, withSpec = true) =>
     collect(
       helmInstancesParser.read(externalSource(INSTANCES), {
-        predictions: predictionsText === undefined ? externalSource(PREDICTIONS) : textSource(predictionsText),
-        ...(withSpec ? { runSpec: externalSource(RUN_SPEC) } : {}),
+        partners: {
+          predictions: predictionsText === undefined ? externalSource(PREDICTIONS) : textSource(predictionsText),
+          ...(withSpec ? { runSpec: externalSource(RUN_SPEC) } : {}),
+        },
       }),
     );
 
@@ -112,7 +114,9 @@ describe("HELM instances.json + display_predictions.json (XSTest)", () => {
       i.id === target ? { ...i, references: i.references.map((r: Json) => ({ ...r, tags: ["correct"] })) } : i,
     );
     const r = await collect(
-      helmInstancesParser.read(textSource(JSON.stringify(changed)), { predictions: externalSource(PREDICTIONS) }),
+      helmInstancesParser.read(textSource(JSON.stringify(changed)), {
+        partners: { predictions: externalSource(PREDICTIONS) },
+      }),
     );
     expect(r.issues).toEqual([expect.objectContaining({ record: "display_predictions.json[5]", field: "references" })]);
   });
@@ -126,9 +130,8 @@ describe("HELM scenario_state.json + per_instance_stats.json (BBQ, multiple choi
   const readPair = (stateText?: string, statsText?: string | null) =>
     collect(
       helmScenarioStateParser.read(stateText === undefined ? externalSource(STATE) : textSource(stateText), {
-        ...(statsText === null
-          ? {}
-          : { stats: statsText === undefined ? externalSource(STATS) : textSource(statsText) }),
+        partners:
+          statsText === null ? {} : { stats: statsText === undefined ? externalSource(STATS) : textSource(statsText) },
       }),
     );
 

@@ -441,7 +441,7 @@ export const helmInstancesParser: ItemResultParser = {
   label: "HELM instances.json + display_predictions.json",
   detect: detectInstances,
   partners: [PREDICTIONS, RUN_SPEC],
-  read: readInstancesPair,
+  read: (source, options) => readInstancesPair(source, options?.partners),
 };
 
 export const helmScenarioStateParser: ItemResultParser = {
@@ -449,5 +449,5 @@ export const helmScenarioStateParser: ItemResultParser = {
   label: "HELM scenario_state.json (+ per_instance_stats.json)",
   detect: detectScenarioState,
   partners: [STATS],
-  read: readScenarioPair,
+  read: (source, options) => readScenarioPair(source, options?.partners),
 };

@@ -1,6 +1,8 @@
 import { helmInstancesParser, helmScenarioStateParser } from "./helm-instances";
 import { openaiEvalsLogParser } from "./openai-evals-log";
 import { promptfooResultsParser } from "./promptfoo-results";
+import { inspectLog } from "./inspect-log";
+import { lmEvalSamples } from "./lm-eval-samples";
 import type { ItemResultParser } from "./types";
 
 export type * from "./types";
@@ -10,6 +12,8 @@ export type * from "./types";
  * the Inspect ZIP, its name). Detection order matters only for ties.
  */
 export const itemResultFormats: readonly ItemResultParser[] = [
+  inspectLog,
+  lmEvalSamples,
   helmInstancesParser,
   helmScenarioStateParser,
   openaiEvalsLogParser,

@@ -61,6 +61,12 @@ export interface ToolItem {
   gold?: string;
   /** The model's hard answer, trimmed; undefined when it gave none the tool could read (a parse failure: an error). */
   predicted?: string;
+  /**
+   * This item's label choices in the tool's order, when the file lists them per item (lm-eval
+   * `arguments`): a gold index such as "3" is resolved through them, since the choices may differ
+   * from item to item and the keys of `choiceProbabilities` do not keep their order.
+   */
+  choices?: string[];
   /** Label choice → probability, when the file gives a real ranking over the choices (sums to 1). */
   choiceProbabilities?: Record<string, number>;
   /** Otherwise a single score with what it is worth; absent for hard labels. */
@@ -94,6 +100,13 @@ export interface PartnerFile {
   detect: (head: Buffer, fileName: string) => Confidence;
 }
 
+/** What the caller knows beside the bytes: some tools put the task only in the file's name (lm-eval `samples_<task>_<date>.jsonl`). */
+export interface ItemResultReadOptions {
+  fileName?: string;
+  /** The partner files, by `PartnerFile.role`. */
+  partners?: Readonly<Record<string, ByteSource>>;
+}
+
 export interface ItemResultParser {
   id: string;
   label: string;
@@ -101,6 +114,6 @@ export interface ItemResultParser {
   detect: (head: Buffer, fileName: string) => Confidence;
   /** The partner files this format reads besides the detected one (absent: a single file). */
   partners?: readonly PartnerFile[];
-  /** Streams the file: never the whole of a large file in memory. Partners by `PartnerFile.role`. */
-  read: (source: ByteSource, partners?: Readonly<Record<string, ByteSource>>) => AsyncGenerator<ItemResultEvent>;
+  /** Streams the file: never the whole of a large file in memory. */
+  read: (source: ByteSource, options?: ItemResultReadOptions) => AsyncGenerator<ItemResultEvent>;
 }

@@ -1,0 +1,49 @@
+import path from "node:path";
+import type { ByteSource } from "../../byte-source";
+import type { ParseIssue } from "../types";
+import type { ItemResultParser, ItemResultReadOptions, ToolItem, ToolRun } from "./types";
+
+// Test-only helpers: the real sample files copied from shared/fixtures/external (each folder
+// with its SOURCE.txt), and bytes made in a test, read through a parser into plain arrays.
+export const EXTERNAL = path.resolve(import.meta.dirname, "../../../../test/fixtures/external");
+
+/** Bytes held in memory as a byte source, cut into small chunks so lines and entries straddle them. */
+export function bytesSource(bytes: Buffer, chunk = 97): ByteSource {
+  return {
+    head: async (n) => bytes.subarray(0, n),
+    async *chunks() {
+      for (let at = 0; at < bytes.length; at += chunk) yield bytes.subarray(at, at + chunk);
+    },
+    all: async () => bytes,
+    randomAccess: async () => ({
+      byteLength: bytes.length,
+      slice: async (start: number, end?: number) => {
+        const part = bytes.subarray(start, end);
+        return part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength) as ArrayBuffer;
+      },
+    }),
+  };
+}
+
+export interface ReadAll {
+  runs: ToolRun[];
+  items: ToolItem[];
+  issues: ParseIssue[];
+  /** The kinds in the order yielded, batches collapsed: "run" must come first. */
+  order: string[];
+}
+
+export async function readAll(
+  parser: ItemResultParser,
+  source: ByteSource,
+  options?: ItemResultReadOptions,
+): Promise<ReadAll> {
+  const out: ReadAll = { runs: [], items: [], issues: [], order: [] };
+  for await (const event of parser.read(source, options)) {
+    if (out.order.at(-1) !== event.kind) out.order.push(event.kind);
+    if (event.kind === "run") out.runs.push(event.run);
+    else if (event.kind === "items") out.items.push(...event.items);
+    else out.issues.push(event.issue);
+  }
+  return out;
+}
