@@ -1,6 +1,7 @@
 import "server-only";
 import type { Database } from "@/lib/db/connect";
 import type { TabularFormat } from "@/lib/ingest/records";
+import { delimiterNote } from "@/lib/ingest/formats/csv-delimiter";
 import { AppError } from "../errors";
 import type { RawTx } from "../raw-tx";
 import type { Actor } from "../actors";
@@ -59,7 +60,9 @@ export async function concurrentWinner<T>(findExisting: () => Promise<T | null>)
 
 /**
  * COPYs a tabular upload's valid rows into `table`, each prefixed by its parent key, publishing
- * progress as it reads; any invalid row rejects the whole file. Returns the number of rows.
+ * progress as it reads; any invalid row rejects the whole file. Returns the number of rows and
+ * the notes for the import's report (a CSV separator other than the comma: "Read as
+ * semicolon-separated.").
  */
 export async function copyUploadRows<R>(
   tx: RawTx,
@@ -68,7 +71,7 @@ export async function copyUploadRows<R>(
   upload: { path: string; format: TabularFormat; maxRows: number; uploadId?: string },
   spec: RowSpec<R>,
   prefix: string,
-): Promise<number> {
+): Promise<{ rows: number; notes: string[] }> {
   const state: StreamState = {
     issues: new Issues(),
     rows: 0,
@@ -80,7 +83,8 @@ export async function copyUploadRows<R>(
     copyChunks(typedRows(upload.path, upload.format, spec, state, upload.maxRows), spec, state, prefix),
   );
   if (state.issues.failed) state.issues.reject(upload.format);
-  return state.rows;
+  const note = delimiterNote(state.delimiter);
+  return { rows: state.rows, notes: note ? [note] : [] };
 }
 
 /** A tabular upload (dataset or predictions) as the import it becomes: no producer version, the spooled file's name, hash and size. */
