@@ -17,11 +17,13 @@ import {
 import { safeFileName, spool, type ImportLimits, type SpooledFile, type UploadFile } from "./files";
 import { reportProgress } from "./progress";
 import { copyChunks, typedRows, type RowSpec, type StreamState } from "./tabular";
+import { nameWrongKind } from "./wrong-kind";
 
 /**
  * The life of every upload around its importer's work: the file spooled to disk, the work run on
  * it, the spool removed whatever happens. A refused file (too large, or rows rejected) is audited
- * on the way out, with as much of the file as is known by then (see auditRejectedImport).
+ * on the way out, with as much of the file as is known by then (see auditRejectedImport); a file
+ * refused as one kind but recognised as another says so (nameWrongKind).
  */
 export async function withSpooledUpload<T>(
   database: Database,
@@ -42,7 +44,8 @@ export async function withSpooledUpload<T>(
   try {
     return await work(spooled);
   } catch (error) {
-    return await refused(error, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes });
+    const named = await nameWrongKind(error, spooled, kind);
+    return await refused(named, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes });
   } finally {
     await spooled.cleanup();
   }
