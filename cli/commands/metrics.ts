@@ -146,6 +146,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 1;
   }
+  for (const note of items.notes) process.stderr.write(`verdict metrics: ${name}: ${note}\n`);
   const report = evaluate(items.labels, items.scores, parsed.options);
   // JSON.stringify prints each double in its shortest form that round-trips: full precision.
   process.stdout.write(JSON.stringify(report, null, 2) + "\n");

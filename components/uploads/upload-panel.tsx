@@ -166,7 +166,9 @@ function KindFields({ kind, context }: { kind: UploadKind; context: UploadContex
         <>
           <label>
             Model name{" "}
-            <span className="muted">(only for files that do not name it: GenAI-Perf CSV, HELM stats.json)</span>
+            <span className="muted">
+              (only for files that do not name it: {kind === "leaderboard" ? "HELM stats.json" : "GenAI-Perf CSV"})
+            </span>
             <input name="model" />
           </label>
           <label style={{ fontWeight: 400 }}>

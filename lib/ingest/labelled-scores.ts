@@ -1,8 +1,9 @@
 import type { ParseIssue } from "./formats/types";
 import { COLUMN_NAMES, readLabel, readNumber } from "./buyer-rows";
 import { pickColumn, show, type TabularFormat } from "./records";
-import { typedRows, type RowRules } from "./typed-rows";
+import { typedRows, type RowRules, type RowStream } from "./typed-rows";
 import type { ByteSource } from "./byte-source";
+import { delimiterNote } from "./formats/csv-delimiter";
 
 /**
  * Labelled scores for `verdict metrics`: a gold label and a score per row, read by the upload's
@@ -19,6 +20,8 @@ export interface LabelledScores {
   issues: ParseIssue[];
   /** Every problem, also those not listed. */
   issueCount: number;
+  /** How the file was read, when worth saying (a CSV separator other than the comma), as an upload reports it. */
+  notes: string[];
 }
 
 type ScoredRow = { label: 0 | 1; score: number };
@@ -89,7 +92,7 @@ export async function readLabelledScores(
 ): Promise<LabelledScores> {
   const issues: ParseIssue[] = [];
   let issueCount = 0;
-  const state = {
+  const state: RowStream = {
     rows: 0,
     issues: {
       add(...found: ParseIssue[]) {
@@ -110,5 +113,6 @@ export async function readLabelledScores(
     scores: columns.scores.subarray(0, columns.n),
     issues,
     issueCount,
+    notes: [delimiterNote(state.delimiter)].filter((n) => n !== null),
   };
 }

@@ -68,7 +68,7 @@ describe("streaming CSV reader", () => {
   it("gives each record the line it starts on, past quoted line breaks and empty lines", async () => {
     const evs = await events('id,text\r\n1,"two\nlines"\r\n\r\n2,x\n3,"a ""q"", b"');
     expect(evs).toEqual([
-      { kind: "header", line: 1, columns: ["id", "text"] },
+      { kind: "header", line: 1, columns: ["id", "text"], delimiter: "," },
       { kind: "record", line: 2, values: { id: "1", text: "two\nlines" } },
       { kind: "record", line: 5, values: { id: "2", text: "x" } },
       { kind: "record", line: 6, values: { id: "3", text: 'a "q", b' } },

@@ -2,6 +2,7 @@ import { parse } from "csv-parse";
 import { isUtf8 } from "node:buffer";
 import type { ByteSource } from "./byte-source";
 import type { ParseIssue } from "./formats/types";
+import { detectCsvDelimiter, DELIMITER_SAMPLE_BYTES, type CsvDelimiter } from "./formats/csv-delimiter";
 
 /**
  * Streaming record readers for the buyer's own evidence (datasets, predictions): one record at a
@@ -13,7 +14,8 @@ import type { ParseIssue } from "./formats/types";
 export type TabularFormat = "csv" | "jsonl" | "parquet";
 
 export type RecordEvent =
-  | { kind: "header"; line: number; columns: string[] }
+  /** `delimiter`: the separator a CSV file is read with (formats/csv-delimiter.ts), for its report. */
+  | { kind: "header"; line: number; columns: string[]; delimiter?: CsvDelimiter }
   | { kind: "record"; line: number; values: Record<string, unknown> }
   /** A problem that belongs to one row (wrong field count, bad JSON): the reader goes on. */
   | { kind: "row-error"; issue: ParseIssue }
@@ -131,9 +133,16 @@ export const normaliseHeader = (h: string) =>
 /** Records per yielded batch: millions of rows must not cost millions of generator hops downstream. */
 const CSV_BATCH = 2048;
 
+/** The file's separator by the one rule (formats/csv-delimiter.ts), from its first bytes. */
+export async function detectSourceDelimiter(source: ByteSource): Promise<CsvDelimiter> {
+  const head = await source.head(DELIMITER_SAMPLE_BYTES);
+  return detectCsvDelimiter(head.toString("utf8"), head.length < DELIMITER_SAMPLE_BYTES);
+}
+
 /**
  * CSV records (parsed by csv-parse) as objects keyed by the normalised header, in batches; the
- * header event comes first. A byte-order mark, CRLF or LF line ends, empty lines, and quoted
+ * header event comes first, with the separator the file is read with (comma, semicolon or tab:
+ * detectSourceDelimiter). A byte-order mark, CRLF or LF line ends, empty lines, and quoted
  * fields holding commas, quotes ("") and line breaks are read as such; a quote left open is a
  * file error at the line where its record starts.
  * Line numbers are counted here, not taken from csv-parse's `info.lines`, which counts a CRLF
@@ -144,8 +153,10 @@ export async function* readCsvBatches(source: ByteSource): AsyncGenerator<Record
   // Both line ends in one file (a CRLF header, LF rows) are read, not just the first one seen.
   // csv-parse's parser is driven directly, a file chunk at a time: its records come back in an
   // array, without a stream hop (a promise) per record.
+  const delimiter = await detectSourceDelimiter(source);
   const parser = parse({
     bom: true,
+    delimiter,
     relax_column_count: true,
     skip_empty_lines: false,
     relax_quotes: false,
@@ -169,7 +180,7 @@ export async function* readCsvBatches(source: ByteSource): AsyncGenerator<Record
       if (fields.length === 1 && fields[0] === "") continue; // an empty line
       if (!header) {
         header = fields.map(normaliseHeader);
-        batch.push({ kind: "header", line: at, columns: header });
+        batch.push({ kind: "header", line: at, columns: header, delimiter });
       } else if (fields.length !== header.length) {
         batch.push({
           kind: "row-error",

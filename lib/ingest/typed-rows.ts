@@ -1,6 +1,7 @@
 import type { ParseIssue } from "./formats/types";
 import { readCsvBatches, readJsonlBatches, readParquetBatches, type RecordEvent, type TabularFormat } from "./records";
 import type { ByteSource } from "./byte-source";
+import type { CsvDelimiter } from "./formats/csv-delimiter";
 
 /**
  * The walk from record events to typed rows that every reader of the buyer's own evidence
@@ -26,6 +27,8 @@ export interface RowStream {
   rows: number;
   /** Called after each batch of rows (progress for the browser). */
   onProgress?: (rows: number) => void;
+  /** Set at a CSV file's header: the separator it was read with, for the upload's report. */
+  delimiter?: CsvDelimiter;
 }
 
 export type Typed<R> = { row: R; line: number };
@@ -69,6 +72,7 @@ export async function* typedRows<R>(
       }
       if (ev.kind === "header") {
         sawHeader = true;
+        state.delimiter = ev.delimiter;
         const resolved = rules.resolve(ev.columns, ev.line);
         if (resolved.ok) read = resolved.read;
         else {

@@ -74,6 +74,20 @@ describe("verdict metrics", { timeout: SPAWN_TIMEOUT }, () => {
     expect(out.curve.recall).toEqual([1, 1, 0.5, 0.5, 0]);
   });
 
+  it("reads a semicolon file as the upload does, says so, and refuses its decimal commas", async () => {
+    const comma = await cli("metrics", "--input", path.join(fixtures, "good.csv"));
+    const semicolon = write("semicolon.csv", "id;label;score\r\na;1;0.9\r\nb;0;0.8\r\nc;1;0.4\r\nd;0;0.1\r\n");
+    const read = await cli("metrics", "--input", semicolon);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual(JSON.parse(comma.stdout));
+    expect(read.stderr).toContain(`${semicolon}: Read as semicolon-separated.`);
+    expect(comma.stderr).not.toContain("separated");
+    const decimalComma = write("decimal-comma.csv", "id;label;score\na;1;0,9\nb;0;0.8\n");
+    const refused = await cli("metrics", "--input", decimalComma);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${decimalComma}:2: score: decimal comma: write 0.9 (got "0,9")`);
+  });
+
   it("reads JSONL and keeps distinct doubles that print alike apart", async () => {
     const { code, stdout } = await cli("metrics", "--input", path.join(fixtures, "good.jsonl"), "--curve");
     expect(code).toBe(0);

@@ -1,6 +1,7 @@
-import { columnIndex, readCsv } from "./csv";
+import { columnIndex, csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields } from "./csv-fields";
-import { IssueCollector, fileFailure, show } from "./issues";
+import { fileFailure, show } from "./issues";
 import { readNumberText } from "./numbers";
 import type { LeaderboardRecord, LeaderboardStage } from "./types";
 import { leaderboardRecordSchema } from "./types";
@@ -34,8 +35,7 @@ function layoutOf(header: string[]): Layout | undefined {
 }
 
 function detect(content: string): number {
-  const line = content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  return layoutOf(line.split(",").map((c) => c.trim().replace(/^"|"$/g, ""))) ? 0.9 : 0;
+  return layoutOf(csvHeaderCells(content)) ? 0.9 : 0;
 }
 
 /** "+5/-4" → [+5, 4]: the CI is asymmetric, written as distances above and below the score. */
@@ -59,7 +59,7 @@ function parse(content: string) {
     });
   }
   const col = columnIndex(header);
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const f = new CsvFields(issues, header);
   const records: LeaderboardRecord[] = [];
   const emit = (

@@ -1,17 +1,28 @@
 import { parse } from "csv-parse/sync";
 import type { ParseIssue } from "./types";
+import { IssueCollector } from "./issues";
+import { delimiterNote, detectCsvDelimiter, DELIMITER_SAMPLE_BYTES, type CsvDelimiter } from "./csv-delimiter";
 
 export type CsvRow = {
   /** 1-based physical line where the record starts (header = 1). */ line: number;
   cells: string[];
 };
-export type CsvTable = { header: string[]; headerLine: number; rows: CsvRow[] };
+export type CsvTable = {
+  header: string[];
+  headerLine: number;
+  rows: CsvRow[];
+  /** The separator the file was read with (csv-delimiter.ts). */
+  delimiter: CsvDelimiter;
+  /** "Read as semicolon-separated.", for the parser's warnings, when it is not the comma. */
+  note: string | null;
+};
 export type CsvRead = { ok: true; table: CsvTable } | { ok: false; issue: ParseIssue };
 
 type Parsed = { record: string[]; info: { bytes: number } };
 
 /**
- * RFC 4180 CSV via csv-parse: BOM, CRLF and quoted fields holding commas, quotes or newlines are
+ * RFC 4180 CSV via csv-parse, its separator (comma, semicolon or tab) by the one rule of
+ * csv-delimiter.ts: BOM, CRLF and quoted fields holding commas, quotes or newlines are
  * read as data. Rows may have a different field count (reported by the format, with its line).
  * csv-parse's own line counter drifts on CRLF inside quoted fields, so the start line of each
  * record is recomputed from its byte offset.
@@ -20,10 +31,13 @@ export function readCsv(content: string): CsvRead {
   if (content.replace(/^\uFEFF/, "").trim() === "") {
     return { ok: false, issue: { line: 1, field: "(file)", reason: "empty file" } };
   }
+  const sample = content.slice(0, DELIMITER_SAMPLE_BYTES);
+  const delimiter = detectCsvDelimiter(sample, sample.length === content.length);
   let parsed: Parsed[];
   try {
     parsed = parse(content, {
       bom: true,
+      delimiter,
       info: true,
       skip_empty_lines: true,
       relax_column_count: true,
@@ -48,7 +62,11 @@ export function readCsv(content: string): CsvRead {
   }
   const [head, ...data] = rows;
   if (!head) return { ok: false, issue: { line: 1, field: "(file)", reason: "empty file" } };
-  return { ok: true, table: { header: head.cells.map((h) => h.trim()), headerLine: head.line, rows: data } };
+  const header = head.cells.map((h) => h.trim());
+  return {
+    ok: true,
+    table: { header, headerLine: head.line, rows: data, delimiter, note: delimiterNote(delimiter) },
+  };
 }
 
 /** Line number of a byte offset; offsets are asked in increasing order. */
@@ -69,4 +87,11 @@ export function columnIndex(header: string[]): (name: string) => number {
     if (!map.has(norm(h))) map.set(norm(h), i);
   });
   return (name) => map.get(norm(name)) ?? -1;
+}
+
+/** A CSV format's collector, the separator noted first when it is not the comma (SPEC §6: the report says how the file was read). */
+export function csvIssues(table: CsvTable): IssueCollector {
+  const issues = new IssueCollector();
+  if (table.note) issues.warn(table.note);
+  return issues;
 }

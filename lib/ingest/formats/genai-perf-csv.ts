@@ -1,7 +1,8 @@
-import { readCsv } from "./csv";
+import { csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields } from "./csv-fields";
 import { GENAI_PERF_TOOL, GENAI_PERF_TPOT, toMs } from "./genai-perf-json";
-import { IssueCollector, fileFailure } from "./issues";
+import { fileFailure } from "./issues";
 import { compactPct } from "./percentile";
 import { finishServing } from "./serving-common";
 import type { ParseOptions, Pct, ServingRecord } from "./types";
@@ -18,8 +19,12 @@ import { endParse, formatParser } from "./parser-end";
 const FORMAT = "genai-perf-csv";
 
 function detect(content: string): number {
-  const text = content.replace(/^\uFEFF/, "");
-  return /^Metric,avg,/.test(text) && /(Time To First Token|Request Latency|Inter Token Latency)/.test(text) ? 0.9 : 0;
+  const [first, second] = csvHeaderCells(content);
+  return first === "Metric" &&
+    second === "avg" &&
+    /(Time To First Token|Request Latency|Inter Token Latency)/.test(content)
+    ? 0.9
+    : 0;
 }
 
 /** "Time To First Token (ms)" → ["time to first token", "ms"]. */
@@ -40,7 +45,7 @@ function parse(content: string, options: ParseOptions = {}) {
       reason: "expected a GenAI-Perf header Metric,avg,min,max,p99,...",
     });
   }
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const stats = new Map<string, Pct>();
   const values = new Map<string, number>();
   let fields = new CsvFields(issues, header);

@@ -1,6 +1,7 @@
-import { columnIndex, readCsv } from "./csv";
+import { columnIndex, csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields, missingColumns } from "./csv-fields";
-import { IssueCollector, fileFailure } from "./issues";
+import { fileFailure } from "./issues";
 import { defaultHigherIsBetter, defaultStage } from "./metric-direction";
 import type { LeaderboardRecord, LeaderboardStage } from "./types";
 import { leaderboardRecordSchema } from "./types";
@@ -21,8 +22,7 @@ const REQUIRED = ["model", "suite", "metric", "value"];
 const OPTIONAL = ["stderr", "ci_low", "ci_high", "votes", "source", "retrieved_at", "higher_is_better", "stage"];
 
 function detect(content: string): number {
-  const firstLine = content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  const cols = firstLine.split(",").map((c) => c.trim().replace(/^"|"$/g, "").toLowerCase());
+  const cols = csvHeaderCells(content).map((c) => c.toLowerCase());
   return REQUIRED.every((c) => cols.includes(c)) ? 0.9 : 0;
 }
 
@@ -56,7 +56,7 @@ function parse(content: string) {
       reason: `missing required column(s); expected ${REQUIRED.join(", ")} (optional: ${OPTIONAL.join(", ")})`,
     });
   }
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const extra = header.filter((h) => ![...REQUIRED, ...OPTIONAL].includes(h.toLowerCase()));
   if (extra.length > 0) issues.warn(`Ignored columns: ${extra.join(", ")}.`);
   const f = new CsvFields(issues, header);

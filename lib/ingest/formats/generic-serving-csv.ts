@@ -1,6 +1,7 @@
-import { columnIndex, readCsv } from "./csv";
+import { columnIndex, csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields, missingColumns } from "./csv-fields";
-import { IssueCollector, fileFailure } from "./issues";
+import { fileFailure } from "./issues";
 import { compactPct } from "./percentile";
 import { VERDICT_TPOT, finishServing } from "./serving-common";
 import type { Pct, ServingRecord } from "./types";
@@ -39,8 +40,7 @@ const LATENCY_COLUMNS = METRICS.flatMap((m) => STATS.map((s) => `${m}_${s}_ms`))
 const DEFAULT_TPOT = `Generic CSV: tpot_*_ms columns are, by this format's definition, ${VERDICT_TPOT}; taken as given, not recomputed.`;
 
 function detect(content: string): number {
-  const line = (content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").toLowerCase();
-  const cols = line.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
+  const cols = csvHeaderCells(content).map((c) => c.toLowerCase());
   return cols.includes("model") && cols.includes("request_throughput") && cols.some((c) => LATENCY_COLUMNS.includes(c))
     ? 0.9
     : 0;
@@ -60,7 +60,7 @@ function parse(content: string) {
       reason: `missing required column(s); expected model, request_throughput and optional ${[...SCALARS, "<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms"].join(", ")}`,
     });
   }
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const known = new Set(["model", "request_throughput", ...SCALARS, ...LATENCY_COLUMNS]);
   const extra = header.filter((h) => !known.has(h.toLowerCase()));
   if (extra.length > 0)

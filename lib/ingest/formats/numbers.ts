@@ -9,6 +9,11 @@ export type NumberResult = { ok: true; value: number } | { ok: false; reason: st
 
 /** Plain decimal or scientific notation, no hex, no empty string, no "Infinity"/"NaN". */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * A decimal comma, as spreadsheets write numbers where it is the decimal mark ("0,87", "1.234,5"):
+ * refused, never guessed, with the number written as it must be.
+ */
+const DECIMAL_COMMA = /^[+-]?(\d{1,3}(\.\d{3})+|\d*),\d+$/;
 /** Grouped thousands as Python's f"{v:,.2f}" writes them. */
 const GROUPED = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?$/;
 
@@ -17,12 +22,14 @@ export type NumberTextOptions = { thousands?: boolean; percent?: boolean };
 /**
  * The one rule for a number written as text, shared by the public formats (below) and the
  * buyer's evidence rows (lib/ingest/buyer-rows.ts readNumber): trimmed, plain decimal or
- * scientific notation, finite. Returns the number or the reason it is not one.
+ * scientific notation, finite; a decimal comma is refused with the number as it must be written.
+ * Returns the number or the reason it is not one.
  */
 export function decimalNumber(text: string): number | string {
   const t = text.trim();
   if (!DECIMAL.test(t)) {
     if (/^[+-]?(inf(inity)?|nan)$/i.test(t)) return "not a finite number";
+    if (DECIMAL_COMMA.test(t)) return `decimal comma: write ${t.replaceAll(".", "").replace(",", ".")}`;
     return t === "" ? "empty value" : "not a number";
   }
   const value = Number(t);

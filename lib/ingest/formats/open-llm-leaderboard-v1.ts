@@ -1,6 +1,7 @@
-import { columnIndex, readCsv } from "./csv";
+import { columnIndex, csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields, missingColumns } from "./csv-fields";
-import { IssueCollector, fileFailure } from "./issues";
+import { fileFailure } from "./issues";
 import type { LeaderboardRecord } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
@@ -17,8 +18,8 @@ const SOURCE = "Open LLM Leaderboard";
 const SCORES = ["Average", "ARC(25-shot)", "HellaSwag(10-shot)", "MMLU(5-shot)", "TruthfulQA(0-shot)"];
 
 function detect(content: string): number {
-  const h = content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  return h.includes("ARC(25-shot)") && h.includes("HellaSwag(10-shot)") && /(^|,)"?Model"?(,|$)/.test(h) ? 0.9 : 0;
+  const h = csvHeaderCells(content);
+  return h.includes("ARC(25-shot)") && h.includes("HellaSwag(10-shot)") && h.includes("Model") ? 0.9 : 0;
 }
 
 function parse(content: string) {
@@ -34,7 +35,7 @@ function parse(content: string) {
       reason: `missing column(s); expected Model, ${SCORES.join(", ")}`,
     });
   }
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const f = new CsvFields(issues, header);
   const records: LeaderboardRecord[] = [];
   for (const row of rows) {

@@ -1,7 +1,8 @@
-import { columnIndex, readCsv } from "./csv";
+import { columnIndex, csvIssues, readCsv } from "./csv";
+import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields, missingColumns } from "./csv-fields";
 import { toIso } from "./generic-leaderboard-csv";
-import { IssueCollector, fileFailure } from "./issues";
+import { fileFailure } from "./issues";
 import type { LeaderboardRecord } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
@@ -20,12 +21,8 @@ const SOURCE = "Open LLM Leaderboard";
 const BENCHMARKS = ["IFEval", "BBH", "MATH Lvl 5", "GPQA", "MUSR", "MMLU-PRO"];
 const AVERAGE = "Average ⬆️";
 
-function firstLine(content: string): string {
-  return content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-}
-
 function detect(content: string): number {
-  const h = firstLine(content);
+  const h = csvHeaderCells(content);
   return h.includes("fullname") && h.includes("IFEval Raw") && h.includes("MMLU-PRO Raw") ? 0.95 : 0;
 }
 
@@ -43,7 +40,7 @@ function parse(content: string) {
       reason: `missing Open LLM Leaderboard v2 column(s); expected ${required.join(", ")}`,
     });
   }
-  const issues = new IssueCollector();
+  const issues = csvIssues(read.table);
   const f = new CsvFields(issues, header);
   const records: LeaderboardRecord[] = [];
   const seen = new Map<string, number>();

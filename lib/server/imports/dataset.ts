@@ -220,7 +220,7 @@ async function loadDataset(
     [datasetId, next, importId],
   );
   const versionId = version!.id;
-  const itemCount = await copyUploadRows(
+  const { rows: itemCount, notes } = await copyUploadRows(
     tx,
     "DatasetItem",
     DATASET_ITEM_COLUMNS,
@@ -261,7 +261,7 @@ async function loadDataset(
     request: upload.options.request,
   });
   return {
-    ...newTabularSummary(upload.upload, importId, itemCount),
+    ...newTabularSummary(upload.upload, importId, itemCount, notes),
     datasetId,
     datasetVersionId: versionId,
     version: next,

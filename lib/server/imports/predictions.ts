@@ -249,7 +249,7 @@ async function loadPredictions(
   const timing = env().VERDICT_IMPORT_TIMING === "1";
   const tCopy = performance.now();
   const { spooled, format } = upload.upload;
-  const rowCount = await copyUploadRows(
+  const { rows: rowCount, notes } = await copyUploadRows(
     tx,
     runTableName(runId),
     PREDICTION_FIELDS,
@@ -265,16 +265,14 @@ async function loadPredictions(
   const missingExamples = join.missingExamples ?? (await listMissingIds(tx, upload, runId, missingCount));
   await recordRun(tx, upload, { importId, runId, rowCount, missingCount, missingExamples });
   const result = {
-    ...newTabularSummary(
-      upload.upload,
-      importId,
-      rowCount,
-      missingCount > 0
+    ...newTabularSummary(upload.upload, importId, rowCount, [
+      ...notes,
+      ...(missingCount > 0
         ? [
             `${missingCount} dataset item(s) have no prediction; each counts as an error (e.g. ${missingExamples.slice(0, 5).join(", ")})`,
           ]
-        : [],
-    ),
+        : []),
+    ]),
     runId,
     status: "PENDING",
     itemCount: upload.version.itemCount,

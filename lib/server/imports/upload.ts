@@ -1,6 +1,7 @@
 import "server-only";
 import type { Database } from "@/lib/db/connect";
 import type { TabularFormat } from "@/lib/ingest/records";
+import { delimiterNote } from "@/lib/ingest/formats/csv-delimiter";
 import { AppError } from "../errors";
 import type { RawTx } from "../raw-tx";
 import type { Actor } from "../actors";
@@ -16,11 +17,13 @@ import {
 import { safeFileName, spool, type ImportLimits, type SpooledFile, type UploadFile } from "./files";
 import { reportProgress } from "./progress";
 import { copyChunks, typedRows, type RowSpec, type StreamState } from "./tabular";
+import { nameWrongKind } from "./wrong-kind";
 
 /**
  * The life of every upload around its importer's work: the file spooled to disk, the work run on
  * it, the spool removed whatever happens. A refused file (too large, or rows rejected) is audited
- * on the way out, with as much of the file as is known by then (see auditRejectedImport).
+ * on the way out, with as much of the file as is known by then (see auditRejectedImport); a file
+ * refused as one kind but recognised as another says so (nameWrongKind).
  */
 export async function withSpooledUpload<T>(
   database: Database,
@@ -41,7 +44,8 @@ export async function withSpooledUpload<T>(
   try {
     return await work(spooled);
   } catch (error) {
-    return await refused(error, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes });
+    const named = await nameWrongKind(error, spooled, kind);
+    return await refused(named, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes });
   } finally {
     await spooled.cleanup();
   }
@@ -59,7 +63,9 @@ export async function concurrentWinner<T>(findExisting: () => Promise<T | null>)
 
 /**
  * COPYs a tabular upload's valid rows into `table`, each prefixed by its parent key, publishing
- * progress as it reads; any invalid row rejects the whole file. Returns the number of rows.
+ * progress as it reads; any invalid row rejects the whole file. Returns the number of rows and
+ * the notes for the import's report (a CSV separator other than the comma: "Read as
+ * semicolon-separated.").
  */
 export async function copyUploadRows<R>(
   tx: RawTx,
@@ -68,7 +74,7 @@ export async function copyUploadRows<R>(
   upload: { path: string; format: TabularFormat; maxRows: number; uploadId?: string },
   spec: RowSpec<R>,
   prefix: string,
-): Promise<number> {
+): Promise<{ rows: number; notes: string[] }> {
   const state: StreamState = {
     issues: new Issues(),
     rows: 0,
@@ -80,7 +86,8 @@ export async function copyUploadRows<R>(
     copyChunks(typedRows(upload.path, upload.format, spec, state, upload.maxRows), spec, state, prefix),
   );
   if (state.issues.failed) state.issues.reject(upload.format);
-  return state.rows;
+  const note = delimiterNote(state.delimiter);
+  return { rows: state.rows, notes: note ? [note] : [] };
 }
 
 /** A tabular upload (dataset or predictions) as the import it becomes: no producer version, the spooled file's name, hash and size. */

@@ -16,9 +16,9 @@ export function UploadPanels({ context }: { context: UploadContext }) {
         title="Labelled dataset"
         help={
           <p>
-            CSV, JSON Lines or Parquet with an item id (<code>id</code>), a gold label (<code>label</code>: 0/1,
-            true/false or class names) and optional <code>text</code> and <code>slice</code> columns. Each upload is a
-            new version.
+            CSV (comma, semicolon or tab), JSON Lines or Parquet with an item id (<code>id</code>), a gold label (
+            <code>label</code>: 0/1, true/false or class names) and optional <code>text</code> and <code>slice</code>{" "}
+            columns. Each upload is a new version.
           </p>
         }
       />
@@ -28,10 +28,10 @@ export function UploadPanels({ context }: { context: UploadContext }) {
         title="A candidate’s predictions"
         help={
           <p>
-            CSV or JSON Lines keyed by <code>id</code> with a <code>score</code> and/or a <code>predicted</code> label;
-            optional <code>raw_output</code>, <code>latency_ms</code>, <code>input_tokens</code>,{" "}
-            <code>output_tokens</code>. Duplicate ids and ids not in the dataset reject the file; dataset items without
-            a prediction are counted as errors.
+            CSV (comma, semicolon or tab) or JSON Lines keyed by <code>id</code> with a <code>score</code> and/or a{" "}
+            <code>predicted</code> label; optional <code>raw_output</code>, <code>latency_ms</code>,{" "}
+            <code>input_tokens</code>, <code>output_tokens</code>. Duplicate ids and ids not in the dataset reject the
+            file; dataset items without a prediction are counted as errors.
           </p>
         }
       />
