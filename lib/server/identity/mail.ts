@@ -1,6 +1,6 @@
 import "server-only";
 import nodemailer from "nodemailer";
-import { env } from "../../env";
+import { env, publicUrlOf } from "../../env";
 import { AppError } from "../errors";
 
 /**
@@ -32,8 +32,7 @@ export function mailConfig(): MailConfig | null {
 
 /** The address users reach this server at, for links in mails and printed by the CLI. */
 export function publicBaseUrl(): string | null {
-  const url = env().VERDICT_PUBLIC_URL || env().AUTH_URL;
-  return url ? url.replace(/\/+$/, "").replace(/\/api\/auth$/, "") : null;
+  return publicUrlOf(env());
 }
 
 export async function sendMail(
