@@ -3,10 +3,12 @@ export async function register() {
   // NEXT_RUNTIME and NEXT_PHASE are Next's own, substituted per bundle at build time: not
   // configuration, so read here as Next documents them rather than through lib/env.ts.
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    // A bare `next start` is checked too: a malformed variable or no AUTH_SECRET in production stops it.
-    const config = (await import("./lib/env")).checkEnv();
     // Not while `next build` loads the app: the build never touches the database.
-    if (process.env.NEXT_PHASE !== "phase-production-build") {
+    const serving = process.env.NEXT_PHASE !== "phase-production-build";
+    // A bare `next start` is checked too: a malformed variable, no AUTH_SECRET or an embedded
+    // database nobody chose, in production, stops it.
+    const config = (await import("./lib/env")).checkEnv({ serving });
+    if (serving) {
       // Crash recovery and the job queue, at start and then periodically (lib/server/maintenance/recovery.ts).
       const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([
         import("./lib/server/db"),

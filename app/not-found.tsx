@@ -5,7 +5,7 @@ export default function NotFound() {
     <section className="card">
       <h1>Not found</h1>
       <p>There is nothing at this address.</p>
-      <Link href="/decisions">Back to the decisions</Link>
+      <Link href="/">Back to Verdict</Link>
     </section>
   );
 }

@@ -21,6 +21,10 @@ const commands: Record<string, Command> = {
   },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
+  mail: {
+    summary: "send a test mail through VERDICT_SMTP_URL and print the server's answer (operator command)",
+    load: () => import("./commands/mail"),
+  },
   items: {
     summary: "list an eval run's items behind a figure of the pack (a cell, slice or operating point; CSV)",
     load: () => import("./commands/items"),

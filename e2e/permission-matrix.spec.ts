@@ -32,7 +32,7 @@ const READERS: DemoRole[] = ["analyst", "reviewer", "approver1"];
 const EVERYONE: DemoRole[] = ["analyst", "reviewer", "approver1", "admin"];
 
 export const PAGES: Entry[] = [
-  { file: "app/page.tsx", method: "GET", url: "/", allowed: EVERYONE }, // a redirect to /decisions
+  { file: "app/page.tsx", method: "GET", url: "/", allowed: EVERYONE }, // a redirect to the role's home (lib/auth/home.ts)
   { file: "app/decisions/page.tsx", method: "GET", url: "/decisions", allowed: READERS },
   { file: "app/decisions/page.tsx", method: "GET", url: "/decisions?status=archived", allowed: READERS },
   { file: "app/decisions/new/page.tsx", method: "GET", url: "/decisions/new", allowed: ["analyst"] },
@@ -395,7 +395,7 @@ for (const e of PAGES) {
     for (const role of ROLES) {
       const res = await send(contexts.get(role)!, e);
       if (e.allowed.includes(role)) {
-        // "/" redirects every signed-in user to /decisions, which then decides.
+        // "/" redirects every signed-in user to their role's home (lib/auth/home.ts), which then decides.
         expect([200, 307], `${role} may open ${e.url}`).toContain(res.status());
       } else {
         expect(res.status(), `${role} may not open ${e.url}`).toBe(403);

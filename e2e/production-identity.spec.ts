@@ -28,8 +28,9 @@ const approver: Person = {
   roles: ["APPROVER"],
 };
 
-async function signIn(page: Page, person: Pick<Person, "email" | "password">, next = "/settings") {
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
+/** `next: null` signs in from the bare sign-in page: the user lands on their role's home. */
+async function signIn(page: Page, person: Pick<Person, "email" | "password">, next: string | null = "/settings") {
+  await page.goto(next ? `/sign-in?callbackUrl=${encodeURIComponent(next)}` : "/sign-in");
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -45,7 +46,10 @@ test.describe.serial("identity on the production server", () => {
   }) => {
     await enrolByOperator(baseURL!, DATABASE_URL, admin);
     const page = await (await browser.newContext()).newPage();
-    await signIn(page, admin, "/admin/users");
+    // No page asked for: the admin's first screen is user administration, not a 403 (lib/auth/home.ts).
+    await signIn(page, admin, null);
+    await expect(page).toHaveURL(/\/admin\/users$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Users and roles" })).toBeVisible();
     await enrolByInvitation(page, browser, approver);
     // The link is spent: opening it again says so and offers no form.
     const reopened = await (await browser.newContext()).newPage();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env, EnvError } from "./env";
+import { embeddedDatabaseRefusal, env, EnvError, type Env } from "./env";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -45,5 +45,19 @@ describe("env()", () => {
   it("refuses zero where a positive number is expected", () => {
     process.env.DATABASE_POOL_SIZE = "0";
     expect(() => env()).toThrow(/DATABASE_POOL_SIZE="0"/);
+  });
+});
+
+describe("embeddedDatabaseRefusal()", () => {
+  const base = { DATABASE_POOL_SIZE: 10, VERDICT_WORKER: "1" } as Env;
+  it("refuses a server with no DATABASE_URL unless VERDICT_EMBEDDED_DATABASE=1 chooses the embedded one", () => {
+    expect(embeddedDatabaseRefusal(base)).toMatch(
+      /DATABASE_URL is not set[\s\S]*VERDICT_EMBEDDED_DATABASE=1[\s\S]*\.\/data\/pglite/,
+    );
+    expect(embeddedDatabaseRefusal({ ...base, VERDICT_DATA_DIR: "/srv/verdict/pglite" })).toContain(
+      "/srv/verdict/pglite",
+    );
+    expect(embeddedDatabaseRefusal({ ...base, VERDICT_EMBEDDED_DATABASE: "1" })).toBeNull();
+    expect(embeddedDatabaseRefusal({ ...base, DATABASE_URL: "postgresql://u@h/db" })).toBeNull();
   });
 });

@@ -45,6 +45,8 @@ const schema = z.object({
   DATABASE_POOL_SIZE: positiveInt("the pg pool size per app server").default(10),
   PGUSER: text.optional(),
   VERDICT_DATA_DIR: text.optional(),
+  /** "1": a production server may run on the embedded PGlite (no DATABASE_URL) — an explicit choice. */
+  VERDICT_EMBEDDED_DATABASE: flag.optional(),
   // Server.
   PORT: port.optional(),
   AUTH_SECRET: text.optional(),
@@ -127,10 +129,27 @@ export function env(): Env {
 }
 
 /**
- * The start-up check: the environment parses and, for a production server, AUTH_SECRET is set
- * (without it sessions would be signed with nothing secret). Prints what to fix and exits 1.
+ * Why a production server may not run on this environment's database, or null when it may: without
+ * DATABASE_URL it would quietly keep a committee's records in an embedded folder of one machine,
+ * so that takes the operator's explicit VERDICT_EMBEDDED_DATABASE=1 (the demo sets it itself).
  */
-export function checkEnv({ production }: { production?: boolean } = {}): Env {
+export function embeddedDatabaseRefusal(parsed: Env): string | null {
+  if (parsed.DATABASE_URL || parsed.VERDICT_EMBEDDED_DATABASE === "1") return null;
+  return (
+    "Verdict refuses to start: DATABASE_URL is not set.\n" +
+    "Set it to your PostgreSQL server (export DATABASE_URL=postgresql://user:password@host:5432/verdict), " +
+    `or set VERDICT_EMBEDDED_DATABASE=1 to run on the embedded PGlite database in ${parsed.VERDICT_DATA_DIR ?? "./data/pglite"} ` +
+    "(one machine, one process: a trial, not a committee's records). `npm run demo` runs the demo."
+  );
+}
+
+/**
+ * The start-up check: the environment parses and, for a production server, AUTH_SECRET is set
+ * (without it sessions would be signed with nothing secret) and — when it is about to serve
+ * (`serving`; not while `next build` loads the app) — the database is a deliberate choice
+ * (embeddedDatabaseRefusal). Prints what to fix and exits 1.
+ */
+export function checkEnv({ production, serving }: { production?: boolean; serving?: boolean } = {}): Env {
   let parsed: Env;
   try {
     parsed = env();
@@ -146,7 +165,18 @@ export function checkEnv({ production }: { production?: boolean } = {}): Env {
     );
     process.exit(1);
   }
+  const refusal = (production ?? parsed.NODE_ENV === "production") && serving ? embeddedDatabaseRefusal(parsed) : null;
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
   return parsed;
+}
+
+/** The address users reach this server at (VERDICT_PUBLIC_URL, else AUTH_URL), for links in mails and logs. */
+export function publicUrlOf(parsed: Env): string | null {
+  const url = parsed.VERDICT_PUBLIC_URL || parsed.AUTH_URL;
+  return url ? url.replace(/\/+$/, "").replace(/\/api\/auth$/, "") : null;
 }
 
 /** A variable the user names at run time (`verdict run endpoint --api-key-env NAME`). */

@@ -17,6 +17,8 @@ async function main() {
     AUTH_SECRET: config.AUTH_SECRET ?? demoAuthSecret(),
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: "production",
+    // The demo runs on the embedded database on purpose (a production server would refuse it unasked).
+    ...(config.DATABASE_URL ? {} : { VERDICT_EMBEDDED_DATABASE: "1" }),
   };
   if (config.VERDICT_SKIP_BUILD !== "1" || !existsSync(".next/BUILD_ID")) {
     console.log("Building Verdict (next build)…");

@@ -17,7 +17,14 @@ import { pgliteRunner } from "./sql-runner.ts";
  * Both expose a Prisma client plus the raw handle that bulk loads (COPY) need.
  */
 export type ServerDatabase = { mode: "server"; prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> };
-export type EmbeddedDatabase = { mode: "embedded"; prisma: PrismaClient; pglite: PGlite; close(): Promise<void> };
+export type EmbeddedDatabase = {
+  mode: "embedded";
+  prisma: PrismaClient;
+  pglite: PGlite;
+  /** The migrations this opening applied (the embedded database migrates as it opens). */
+  migrationsApplied: string[];
+  close(): Promise<void>;
+};
 export type Database = ServerDatabase | EmbeddedDatabase;
 
 export function embeddedDataDir(): string {
@@ -72,8 +79,9 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Embedde
   const release = inMemory ? () => {} : takeLock(dataDir);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir);
+  let migrationsApplied: string[];
   try {
-    await applyMigrations(pgliteRunner(pglite));
+    migrationsApplied = await applyMigrations(pgliteRunner(pglite));
   } catch (error) {
     await pglite.close();
     release();
@@ -86,6 +94,7 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Embedde
     mode: "embedded",
     prisma,
     pglite,
+    migrationsApplied,
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -130,9 +139,23 @@ export async function migrateDatabase(): Promise<string[]> {
     // openEmbedded migrates as it opens.
     const db = await openEmbedded();
     await db.close();
-    return [];
+    return db.migrationsApplied;
   }
   return prepareServerDatabase(DATABASE_MIGRATION_URL || url, roleOf(url));
+}
+
+/**
+ * The configured database in words, for the start log: the server's host, port, database and
+ * role (never a password), or the embedded database's folder.
+ */
+export function describeDatabase(): string {
+  const { DATABASE_URL: url, DATABASE_MIGRATION_URL: ownerUrl } = env();
+  if (!url) return `embedded PGlite in ${path.resolve(embeddedDataDir())}`;
+  const parsed = new URL(url);
+  // A Unix socket is named by the `host` parameter, the URL's host then being empty.
+  const host = parsed.searchParams.get("host") || `${parsed.hostname}:${parsed.port || 5432}`;
+  const where = `PostgreSQL ${host}/${decodeURIComponent(parsed.pathname.slice(1))} as ${roleOf(url) || "(default role)"}`;
+  return ownerUrl ? `${where} (migrations as ${roleOf(ownerUrl) || "(default role)"})` : where;
 }
 
 /** Raw SQL on either driver, bypassing Prisma's row objects (for large reads). */
