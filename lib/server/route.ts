@@ -55,6 +55,8 @@ export function apiRoute<P = Record<string, string>>(
   };
 }
 
+export { MAX_JSON_BODY_BYTES, readBoundedBody, readJsonBody } from "./request-body";
+
 /** Client IP (lib/security/client-ip.ts: X-Forwarded-For only behind a trusted proxy) and user agent, for the audit trail. */
 export function requestInfoOf(headers: Headers): RequestInfo {
   return { ip: clientIpFrom((name) => headers.get(name)), userAgent: headers.get("user-agent")?.slice(0, 512) ?? null };
@@ -97,52 +99,3 @@ function sameOrigin(req: NextRequest): boolean {
     return false;
   }
 }
-
-/** JSON bodies of the API are small (a decision, a shortlist, an answer): larger ones are refused unread. */
-export const MAX_JSON_BODY_BYTES = 1 << 20;
-
-/**
- * The request's JSON body: 413 beyond MAX_JSON_BODY_BYTES (by Content-Length before reading, and
- * while reading for a chunked body), 422 when it is not JSON.
- */
-export async function readJsonBody(req: Request): Promise<unknown> {
-  const body = await readBoundedBody(req, MAX_JSON_BODY_BYTES, "The JSON body");
-  try {
-    return JSON.parse(body.toString("utf8")) as unknown;
-  } catch {
-    throw new AppError("VALIDATION", "The body must be JSON.");
-  }
-}
-
-/**
- * A whole request body of at most `maxBytes`, or 413 PAYLOAD_TOO_LARGE: refused unread when
- * Content-Length says more, else counted as it streams in and cancelled at the first chunk beyond
- * the limit (a chunked body declares no length), so no more than the limit and one chunk are read.
- */
-export async function readBoundedBody(req: Request, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () =>
-    new AppError("PAYLOAD_TOO_LARGE", `${what} is larger than ${formatBytes(maxBytes)}.`, {
-      limit: maxBytes,
-      unit: "bytes",
-    });
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks);
-}
-
-const formatBytes = (n: number) => (n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB` : `${Math.round(n / 1024)} KiB`);

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_BODY_BYTES, readBoundedBody, readJsonBody } from "./route";
+import { MAX_JSON_BODY_BYTES, readBoundedBody, readJsonBody } from "./request-body";
 import { MULTIPART_MAX_BYTES, readUpload } from "./imports/http";
 import { spool } from "./imports/files";
 
