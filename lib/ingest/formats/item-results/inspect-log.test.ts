@@ -5,7 +5,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fileSource } from "@/lib/files/file-source";
-import { bytesSource, EXTERNAL, readAll } from "./events.test-helpers";
+import { bytesSource, EXTERNAL, readAll } from "../../../../test/item-results/events";
 import { detectItemResultFormat } from "./index";
 import { inspectLog } from "./inspect-log";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileSource } from "@/lib/files/file-source";
-import { bytesSource, EXTERNAL, readAll } from "./events.test-helpers";
+import { bytesSource, EXTERNAL, readAll } from "../../../../test/item-results/events";
 import { detectItemResultFormat } from "./index";
 import { lmEvalSamples, taskFromSamplesFileName } from "./lm-eval-samples";
 

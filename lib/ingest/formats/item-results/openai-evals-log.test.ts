@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { ByteSource } from "../../byte-source";
 import { detectItemResultFormat } from "./index";
-import { EXTERNAL, collect, externalSource, textSource } from "./item-results.test-helpers";
+import { EXTERNAL, collect, externalSource, textSource } from "../../../../test/item-results/sources";
 import { openaiEvalsLogParser } from "./openai-evals-log";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

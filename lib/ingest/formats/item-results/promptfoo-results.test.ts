@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { detectItemResultFormat } from "./index";
-import { EXTERNAL, collect, externalSource, textSource } from "./item-results.test-helpers";
+import { EXTERNAL, collect, externalSource, textSource } from "../../../../test/item-results/sources";
 import { promptfooResultsParser } from "./promptfoo-results";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,11 +1,16 @@
 import path from "node:path";
-import type { ByteSource } from "../../byte-source";
-import type { ParseIssue } from "../types";
-import type { ItemResultParser, ItemResultReadOptions, ToolItem, ToolRun } from "./types";
+import type { ByteSource } from "../../lib/ingest/byte-source";
+import type { ParseIssue } from "../../lib/ingest/formats/types";
+import type {
+  ItemResultParser,
+  ItemResultReadOptions,
+  ToolItem,
+  ToolRun,
+} from "../../lib/ingest/formats/item-results/types";
 
 // Test-only helpers: the real sample files copied from shared/fixtures/external (each folder
 // with its SOURCE.txt), and bytes made in a test, read through a parser into plain arrays.
-export const EXTERNAL = path.resolve(import.meta.dirname, "../../../../test/fixtures/external");
+export const EXTERNAL = path.resolve(import.meta.dirname, "../fixtures/external");
 
 /** Bytes held in memory as a byte source, cut into small chunks so lines and entries straddle them. */
 export function bytesSource(bytes: Buffer, chunk = 97): ByteSource {

@@ -2,13 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileSource } from "@/lib/files/file-source";
-import type { ByteSource } from "../../byte-source";
-import type { ParseIssue } from "../types";
-import type { ItemResultEvent, ToolItem, ToolRun } from "./types";
+import type { ByteSource } from "../../lib/ingest/byte-source";
+import type { ParseIssue } from "../../lib/ingest/formats/types";
+import type { ItemResultEvent, ToolItem, ToolRun } from "../../lib/ingest/formats/item-results/types";
 
 // Test-only helpers (not imported by any parser): the real fixtures in shared/fixtures/external,
 // and variants of them written to a temporary file so they are read through the same file source.
-export const EXTERNAL = path.resolve(import.meta.dirname, "../../../../test/fixtures/external");
+export const EXTERNAL = path.resolve(import.meta.dirname, "../fixtures/external");
 
 export function externalSource(relative: string): ByteSource {
   return fileSource(path.join(EXTERNAL, relative));
