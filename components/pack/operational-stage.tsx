@@ -1,7 +1,7 @@
 import type { XyChartModel } from "@/lib/pack/charts/xy";
 import type { PackCandidate, PackDecision, PackServing } from "@/lib/pack/pack-data";
 import { checkSlos, costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "@/lib/pack/serving";
-import { formatMoney, formatMs, formatNumber, formatPercent } from "@/lib/format";
+import { formatMoney, formatMs, formatNumber, formatPercent, formatThroughput } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -39,7 +39,7 @@ function SloRow({
               <li key={k.key} className={k.pass ? "pass" : "fail"}>
                 {k.pass ? "✓ pass" : "✗ fail"} — {k.label}:{" "}
                 {k.key === "throughput"
-                  ? `${formatNumber(k.actual, 1)} req/s`
+                  ? formatThroughput(k.actual)
                   : k.key === "cost"
                     ? formatMoney(k.actual, decision.currency, 3)
                     : formatMs(k.actual)}

@@ -1,3 +1,4 @@
+import { SHOWN_TEXT, type FigureText } from "@/lib/format";
 /**
  * Rank comparison across stages (SPEC §3 "Across stages"), pure. Ranks are 1..n with ties sharing
  * the best rank ("competition" ranking); a candidate without the figure has no rank.
@@ -76,6 +77,7 @@ export function rankReversals(
   candidates: readonly { id: string; name: string }[],
   shortlisting: readonly NamedRanking[],
   verdict: readonly NamedRanking[],
+  text: FigureText = SHOWN_TEXT,
 ): Reversal[] {
   const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
   const part = (r: NamedRanking, id: string) => `#${r.ranking.get(id)} on ${r.label}`;
@@ -101,7 +103,7 @@ export function rankReversals(
       .filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
     if (against.length === 0) continue;
     const pairs = reversedPairs(s.ranking, against[0]!.v.ranking);
-    const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ");
+    const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${text.number(tau, 2)})`).join(" and ");
     const pairPart = pairs.map(([x, y]) => `${name(x)} above ${name(y)}`).join(", ");
     const key = `${verdictPart}|${pairPart}`;
     const entry = disagreements.get(key) ?? {

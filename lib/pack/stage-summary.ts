@@ -1,4 +1,4 @@
-import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
+import { formatInterval, formatMoney, formatMs, formatNumber, formatThreshold, formatThroughput } from "@/lib/format";
 import type { StoredRunMetrics } from "./run-input";
 import { basisName, runFigures } from "./operating-figures";
 import { scoreTables } from "./score-tables";
@@ -72,7 +72,7 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       const recall = r.atThreshold.recall;
       taskAccuracy.set(c.id, {
         text: `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
-        detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${r.atThreshold.threshold}`,
+        detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${formatThreshold(r.atThreshold.threshold)}`,
       });
       // Stage 4 is judged as the gates judge it: held-out figures where the rule chose the threshold.
       const judged = runFigures(m);
@@ -94,7 +94,7 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       const failed = checks.filter((k) => !k.pass);
       operational.set(c.id, {
         text: `p95 E2E ${formatMs(row.e2eMs.p95)} at concurrency ${row.concurrency ?? "—"}`,
-        detail: `${formatNumber(row.requestThroughput, 1)} req/s · ${formatMoney(costPer1kRequests(c, row), pack.currency, 3)} per 1,000 requests · ${failed.length === 0 ? "meets every SLO" : `fails ${failed.map((k) => k.label).join(", ")}`}`,
+        detail: `${formatThroughput(row.requestThroughput)} · ${formatMoney(costPer1kRequests(c, row), pack.currency, 3)} per 1,000 requests · ${failed.length === 0 ? "meets every SLO" : `fails ${failed.map((k) => k.label).join(", ")}`}`,
         tone: failed.length === 0 ? "pass" : "fail",
       });
     }

@@ -1,6 +1,6 @@
 import type { PackCandidate, PackRun, PackServing } from "@/lib/pack/pack-data";
 import type { Pct } from "@/lib/pack/serving";
-import { formatPercent } from "@/lib/format";
+import { formatPercent, formatThreshold } from "@/lib/format";
 import type { SeriesStyle } from "./palette";
 import type { ReferenceLine, XyChartModel, XyPoint, XySeries } from "./xy";
 
@@ -88,7 +88,7 @@ export function prCurvesChart(
       name: c.name,
       ...style(styles, c.id),
       points,
-      marker: op ? { ...op, label: `operating point t = ${op.threshold}` } : undefined,
+      marker: op ? { ...op, label: `operating point t = ${formatThreshold(op.threshold)}` } : undefined,
     });
   }
   const atPi = which === "prAtPrevalence";

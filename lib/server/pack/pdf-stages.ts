@@ -11,7 +11,15 @@ import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { runFigures } from "@/lib/pack/operating-figures";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
 import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
-import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
+import {
+  formatInterval,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatScore,
+  formatThreshold,
+  formatThresholdInterval,
+} from "@/lib/format";
 import type { PackExport } from "./export-model";
 import type { Writer } from "./pdf-writer";
 
@@ -38,7 +46,7 @@ export function parametersSection({ w, pack }: PdfContext): void {
       ["Recall floor at π", String(d.recallFloor)],
       ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
       ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
-      ["Operating threshold", String(d.operatingThreshold)],
+      ["Operating threshold", formatThreshold(d.operatingThreshold)],
       [
         "SLOs",
         `p95 E2E ≤ ${d.sloP95E2eMs ?? "—"} ms; p95 TTFT ≤ ${d.sloP95TtftMs ?? "—"} ms; ≥ ${d.sloMinThroughputRps ?? "—"} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}; ≤ ${formatMoney(d.sloMaxCostPer1kRequests, d.currency)} per 1,000 requests`,
@@ -65,12 +73,8 @@ function shortlistStage({ w, pack, name }: PdfContext, stage: Stage): void {
     ofStage.map((s) => [
       name(s.candidateId),
       `${s.suite} / ${s.metric}`,
-      formatNumber(s.value, Math.abs(s.value) >= 100 ? 0 : 3),
-      s.ciLow !== null && s.ciHigh !== null
-        ? formatInterval([s.ciLow, s.ciHigh], Math.abs(s.value) >= 100 ? 0 : 3)
-        : s.stderr !== null
-          ? `± ${formatNumber(s.stderr)}`
-          : "—",
+      formatScore(s).value,
+      formatScore(s).uncertainty,
       `${s.source}, ${s.retrievedAt.slice(0, 10)}`,
       s.relevanceNote,
     ]),
@@ -110,7 +114,7 @@ function taskAccuracyStage({ w, pack, styles }: PdfContext): void {
         c.name,
         `${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
         `${formatNumber(r.rocAuc)} ${formatInterval(r.intervals?.rocAuc)}`,
-        String(a.threshold),
+        formatThreshold(a.threshold),
         formatNumber(a.precision),
         formatNumber(a.recall),
         formatNumber(a.f1),
@@ -169,7 +173,7 @@ function classBalanceStage({ w, pack, name, styles }: PdfContext): void {
         formatNumber(f.report.reweighted?.precision),
         formatMoney(f.report.reweighted?.expectedCostPer1k, d.currency, 1),
         m.costOptimum
-          ? `${formatNumber(m.costOptimum.threshold, 4)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})`
+          ? `${formatThreshold(m.costOptimum.threshold)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})`
           : "—",
       ];
     }),
@@ -268,7 +272,7 @@ function operatingPointsTable(w: Writer, pack: PackExport, currency: string): vo
     ],
     rows.map((r) => [
       r.name,
-      `${formatNumber(r.threshold, 4)} ${formatInterval(r.thresholdInterval, 4)}`,
+      `${formatThreshold(r.threshold)} ${formatThresholdInterval(r.thresholdInterval)}`,
       `${r.how}${r.shortfall?.recall != null ? `; misses the recall floor by ${formatNumber(r.shortfall.recall)}` : ""}${r.shortfall?.precision != null ? `; misses the precision floor by ${formatNumber(r.shortfall.precision)}` : ""}`,
       `${formatNumber(r.inSample?.recall)} / ${formatNumber(r.heldOut?.recall)} ${formatInterval(r.heldOut?.recallInterval)}`,
       `${formatNumber(r.inSample?.precision)} / ${formatNumber(r.heldOut?.precision)}`,

@@ -1,7 +1,7 @@
 import "server-only";
 import { rgb, type PDFDocument, type PDFPage } from "pdf-lib";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
-import { formatNumber } from "@/lib/format";
+import { formatTick } from "@/lib/format";
 import type { PdfFonts } from "./pdf-fonts";
 
 /**
@@ -223,11 +223,11 @@ function drawAxes(frame: ChartFrame, model: XyChartModel) {
       color: rgb(0.4, 0.4, 0.4),
     });
   for (const v of ticks(frame.xMin, frame.xMax, frame.log, model.x.ticks)) {
-    const label = formatNumber(v, v >= 100 ? 0 : (model.x.digits ?? 2));
+    const label = formatTick(v, model.x.digits ?? 2);
     f.draw(p, label, { x: tx(v) - f.width(label, 6.5) / 2, y: y0 - 9, size: 6.5 });
   }
   for (const v of ys.length ? ticks(frame.yMin, frame.yMax, false) : []) {
-    const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
+    const label = formatTick(v, Math.min(model.y.digits ?? 2, 2));
     f.draw(p, label, { x: plot.x - 4 - f.width(label, 6.5), y: ty(v) - 2, size: 6.5 });
     p.drawLine({
       start: { x: plot.x, y: ty(v) },

@@ -4,7 +4,7 @@ import { candidateStyles } from "@/lib/pack/charts/palette";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { significanceReading } from "@/lib/pack/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/pack/verdict-summary";
-import { formatInterval, formatMoney, formatNumber, formatPercent, formatUtc } from "@/lib/format";
+import { formatInterval, formatMoney, formatNumber, formatPercent, formatThreshold, formatUtc } from "@/lib/format";
 import type { PackExport } from "./export-model";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
@@ -277,7 +277,7 @@ function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummar
         s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
         MEANING_WORD[s.meaning],
         s.candidateId
-          ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatNumber(s.operatingThreshold, 4)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`
+          ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatThreshold(s.operatingThreshold)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`
           : "—",
         `${s.reason}${s.waiver ? `\nWaiver: ${s.waiver}` : ""}`,
         formatUtc(s.signedAt, "second"),
