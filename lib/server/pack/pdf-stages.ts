@@ -68,6 +68,10 @@ function shortlistStage({ w, pack, name }: PdfContext, stage: Stage): void {
   const data = pack.evidence;
   w.text("SHORTLISTING ONLY: this stage can justify a shortlist, never the verdict.", { bold: true });
   const ofStage = data.scores.filter((s) => s.stage === (stage.key === "leaderboard" ? "LEADERBOARD" : "PREFERENCE"));
+  if (ofStage.length === 0) {
+    w.text("No evidence imported for this stage.");
+    return;
+  }
   w.table(
     ["Candidate", "Suite / metric", "Score", "Interval", "Source, retrieved", "Relevance note"],
     ofStage.map((s) => [
@@ -81,10 +85,26 @@ function shortlistStage({ w, pack, name }: PdfContext, stage: Stage): void {
     [70, 80, 40, 60, 120, w.width - 370],
   );
   const word = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
-  for (const r of data.resemblances)
+  for (const r of stageResemblances(data, stage))
     w.text(
       `Does ${r.suite} resemble this task? Task: ${word[r.task]}${r.taskNote ? ` (${r.taskNote})` : ""}; distribution: ${word[r.distribution]}${r.distributionNote ? ` (${r.distributionNote})` : ""}; prompt and scoring: ${word[r.promptScoring]}${r.promptScoringNote ? ` (${r.promptScoringNote})` : ""}.`,
     );
+}
+
+/**
+ * The resemblance answers a shortlisting stage prints: those for its own suites, and on stage 1
+ * the answers for a suite with no score in either stage, so each answer is printed once.
+ */
+function stageResemblances(data: PackExport["evidence"], stage: Stage) {
+  const suites = (kind: "LEADERBOARD" | "PREFERENCE") =>
+    new Set(data.scores.filter((s) => s.stage === kind).map((s) => s.suite));
+  const leaderboard = suites("LEADERBOARD");
+  const preference = suites("PREFERENCE");
+  return data.resemblances.filter((r) =>
+    stage.key === "preference"
+      ? preference.has(r.suite) && !leaderboard.has(r.suite)
+      : leaderboard.has(r.suite) || !preference.has(r.suite),
+  );
 }
 
 /** Stage 3: the task accuracy table, PR curves and reliability. */

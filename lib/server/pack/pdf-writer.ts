@@ -97,10 +97,15 @@ export class Writer {
     this.y -= 6;
     this.text(text, { size, bold: true, gap: 4, colour });
   }
-  /** A table whose cells wrap inside their column; the header row repeats on each new page. */
+  /**
+   * A table whose cells wrap inside their column; the header row repeats on each new page. Text
+   * wraps, numbers never do: a column narrower than its widest number ("0.05904", "506/1741/17665/88")
+   * is widened with room taken from the columns that have text to wrap (`numericWidths`), and
+   * only if every column is at its numbers' width does the table's type get smaller.
+   */
   table(header: string[], rows: string[][], widths?: number[]) {
-    const size = 7.5;
-    const w = widths ?? header.map(() => this.width / header.length);
+    const given = widths ?? header.map(() => this.width / header.length);
+    const { size, w } = this.numericWidths([header, ...rows], given);
     const layout = (cells: string[], bold: boolean) => {
       const lines = cells.map((c, i) => this.wrap(c, size, bold, w[i]! - 6));
       return { lines, bold, height: Math.max(...lines.map((l) => l.length)) * (size + 2) + 4 };
@@ -134,6 +139,24 @@ export class Writer {
     }
     this.y -= 6;
   }
+  /**
+   * Column widths (and the type size) at which no number in `cells` is wrapped inside itself, and
+   * no word of the header (`cells[0]`) either ("Precision" must not read "Precisio / n").
+   */
+  numericWidths(cells: string[][], given: number[]): { size: number; w: number[] } {
+    for (let size = 7.5; size > 5; size -= 0.5) {
+      const widest = (words: string[]) => Math.max(0, ...words.map((n) => this.fonts.width(n, size, true) + 7));
+      const need = given.map((_, i) =>
+        Math.max(
+          widest((cells[0]?.[i] ?? "").split(/\s+/)),
+          widest(cells.flatMap((row) => numericWords(row[i] ?? ""))),
+        ),
+      );
+      const w = widenForNumbers(given, need);
+      if (w) return { size, w };
+    }
+    return { size: 5, w: given };
+  }
   chart(model: XyChartModel) {
     const height = 210;
     const plot = { x: MARGIN + 50, w: this.width - 70, h: 140 };
@@ -145,6 +168,29 @@ export class Writer {
     drawSeries(frame, model);
     this.y = drawLegend(frame, model, MARGIN + this.width) - 10;
   }
+}
+
+/**
+ * The words of a cell that are numbers — digits with their sign, decimal point, thousands comma,
+ * percent, "/" between counts, "#" of a rank and the brackets and comma of an interval — which a
+ * table must never break.
+ */
+export function numericWords(text: string): string[] {
+  return text.split(/[\s]+/).filter((word) => /^[[(#<≥≤±−+-]*\d[\d.,/%:]*[\])%,;]*$/.test(word));
+}
+
+/**
+ * `given` widths with each column at least its `need`, the room taken from the columns with
+ * room to spare in proportion to their spare; null when the columns' needs exceed the table.
+ */
+function widenForNumbers(given: number[], need: number[]): number[] | null {
+  const deficit = given.reduce((sum, g, i) => sum + Math.max(0, need[i]! - g), 0);
+  if (deficit === 0) return given;
+  // A column keeps at least its numbers' width and room for a short word of text.
+  const spare = given.map((g, i) => Math.max(0, g - Math.max(need[i]!, 30)));
+  const total = spare.reduce((a, b) => a + b, 0);
+  if (total < deficit) return null;
+  return given.map((g, i) => (need[i]! > g ? need[i]! : g - (spare[i]! / total) * deficit));
 }
 
 /** Where a chart is drawn and how its values map onto the page, shared by the parts that draw it. */
