@@ -131,6 +131,11 @@ function ServingRow({
         </td>
       ))}
       {P.map((p) => (
+        <td key={`i${p}`} className="num">
+          {formatNumber(r.itlMs?.[p], 1)}
+        </td>
+      ))}
+      {P.map((p) => (
         <td key={`e${p}`} className="num">
           {formatNumber(r.e2eMs[p], 0)}
         </td>
@@ -167,6 +172,11 @@ function ServingDetail({ decision, candidates, serving }: ServingTablesProps) {
               {P.map((p) => (
                 <th key={`o${p}`} scope="col" className="num">
                   TPOT {p}
+                </th>
+              ))}
+              {P.map((p) => (
+                <th key={`i${p}`} scope="col" className="num">
+                  ITL {p}
                 </th>
               ))}
               {P.map((p) => (

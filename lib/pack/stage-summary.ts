@@ -87,7 +87,16 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
     }
     const rows = pack.serving.filter((r) => r.candidateId === c.id);
     const row = rowAtSloConcurrency(pack, rows);
-    if (!row) {
+    const unplaced = rows.find((r) => r.concurrency === null);
+    if (!row && unplaced) {
+      // A serving file was imported but states no concurrency (vLLM's request_rate: inf without
+      // max_concurrency): measured, so not "No evidence", but not at the SLO's concurrency either.
+      operational.set(c.id, {
+        text: "measured, concurrency unknown",
+        detail: `p95 E2E ${formatMs(unplaced.e2eMs.p95)} · ${formatThroughput(unplaced.requestThroughput)} · not measured at the SLO's concurrency`,
+        tone: "warn",
+      });
+    } else if (!row) {
       operational.set(c.id, null);
     } else {
       const checks = checkSlos(pack, c, row);

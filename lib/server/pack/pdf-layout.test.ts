@@ -108,6 +108,26 @@ describe("the PDF's layout", () => {
     expect(text).not.toMatch(/ vs AP at \d+% prevalence = /);
   });
 
+  it("draws a candidate measured at one concurrency as a point with its figure, and ITL where measured", async () => {
+    // The JSON export carries ITL beside TTFT and TPOT (empty where the tool reports none).
+    for (const row of demo.evidence.serving) expect(row).toHaveProperty("itlMs");
+    const pack = structuredClone(demo);
+    const lone = pack.evidence.candidates[0]!.id;
+    const kept = pack.evidence.serving.find((r) => r.candidateId === lone && r.concurrency === 32)!;
+    kept.requestThroughput = 42.7;
+    pack.evidence.serving = pack.evidence.serving.filter((r) => r.candidateId !== lone || r === kept);
+    for (const row of pack.evidence.serving) row.itlMs = { p95: 21.5 };
+    pack.results = packResults(pack.evidence);
+    const text = flat(await pdfText(await renderPackPdf(pack)));
+    const stage5 = text.slice(text.indexOf("Stage 5 ·"), text.indexOf("Across stages"));
+    expect(stage5).toContain("Request throughput vs concurrency");
+    expect(stage5).toContain("42.7");
+    expect(stage5).toContain("p95 ITL (inter-token latency) vs concurrency");
+    // Without ITL in any serving file, no empty ITL chart.
+    const without = flat(await pdfText(await renderPackPdf(demo)));
+    expect(without).not.toContain("ITL (inter-token latency) vs concurrency");
+  });
+
   it("reads a cell's numbers as the words a table keeps whole", () => {
     expect(numericWords("0.533 [0.495, 0.572]")).toEqual(["0.533", "[0.495,", "0.572]"]);
     expect(numericWords("506/1741/17665/88 #1 2.0% Atlas-70B 243.1 USD")).toEqual([

@@ -1,5 +1,11 @@
 import "server-only";
-import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/pack/charts/stage-charts";
+import {
+  measuresItl,
+  prCurvesChart,
+  reliabilityChart,
+  servingLatencyChart,
+  throughputChart,
+} from "@/lib/pack/charts/stage-charts";
 import type { SeriesStyle } from "@/lib/pack/charts/palette";
 import {
   stressCostChart,
@@ -249,6 +255,8 @@ function operationalStage({ w, pack, styles }: PdfContext): void {
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "ttftMs", "p95", d.sloP95TtftMs));
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "e2eMs", "p95", d.sloP95E2eMs));
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "tpotMs", "p95", null));
+  if (measuresItl(data.serving))
+    w.chart(servingLatencyChart(data.candidates, data.serving, styles, "itlMs", "p95", null));
   w.chart(throughputChart(data.candidates, data.serving, styles, d.sloMinThroughputRps, d.sloThroughputConcurrency));
 }
 

@@ -309,13 +309,22 @@ function drawReferences(frame: ChartFrame, model: XyChartModel) {
   }
 }
 
-/** Each series as a line broken at its gaps, with its marker (the operating point) where it has one. */
+/**
+ * Each series as a line broken at its gaps, with its marker (the operating point) where it has one.
+ * A point with no neighbour to join — a candidate measured at one concurrency level — is drawn
+ * as a dot labelled with its figure, so no candidate is in the legend only.
+ */
 function drawSeries(frame: ChartFrame, model: XyChartModel) {
   const { p, tx, ty, inside } = frame;
   for (const s of model.series) {
     const colour = hex(s.colour);
+    const points = orderForAxis(s.points, model.x);
+    points.forEach((pt, i) => {
+      const alone = pt.y !== null && points[i - 1]?.y == null && points[i + 1]?.y == null;
+      if (alone) drawLonePoint(frame, { x: pt.x, y: pt.y! }, colour, formatTick(pt.y!, model.y.digits ?? 2));
+    });
     let prev: { x: number; y: number } | null = null;
-    for (const pt of orderForAxis(s.points, model.x)) {
+    for (const pt of points) {
       if (pt.y === null) {
         prev = null; // a gap, not a zero
         continue;
@@ -337,6 +346,17 @@ function drawSeries(frame: ChartFrame, model: XyChartModel) {
         p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
     }
   }
+}
+
+/** A lone measured point: a dot in the series' colour and its figure beside it. */
+function drawLonePoint(frame: ChartFrame, pt: { x: number; y: number }, colour: ReturnType<typeof hex>, label: string) {
+  const { p, f, plot, tx, ty, inside } = frame;
+  const at = { x: tx(pt.x), y: ty(pt.y) };
+  if (!inside(at.x, at.y)) return;
+  p.drawCircle({ x: at.x, y: at.y, size: 2.6, color: colour });
+  const lw = f.width(label, 6.5);
+  const lx = at.x + 4 + lw <= plot.x + plot.w ? at.x + 4 : at.x - 4 - lw;
+  f.draw(p, label, { x: lx, y: Math.min(at.y + 3, frame.top - 7), size: 6.5, color: colour });
 }
 
 /** Legend: one swatch per candidate, the page's colours, wrapping before `right`; returns its last line's y. */
