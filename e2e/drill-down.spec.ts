@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { formatThreshold } from "../lib/format";
 import { signIn } from "./helpers";
 
 /**
@@ -29,7 +30,7 @@ test("from a confusion-matrix cell to its items: paged both ways, compared with 
     .threshold;
   expect(threshold).not.toBe(0.5);
   await expect(page.getByTestId("drill-summary")).toContainText(
-    `False negatives (FN) at t = ${threshold} (the run's operating threshold)`,
+    `False negatives (FN) at t = ${formatThreshold(threshold)} (the run's operating threshold)`,
   );
   // The list's size is the matrix's count.
   await expect(page.getByTestId("drill-total")).toHaveText(count.toLocaleString("en-US"));

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { formatThreshold } from "../lib/format";
 import { signIn } from "./helpers";
 
 const STAGES = [
@@ -43,7 +44,7 @@ test("a reviewer reads the five stages in order, each with its question, evidenc
     await expect(row).toContainText(run.metrics.report.rocAuc.toFixed(3));
     await expect(row).toContainText(run.metrics.report.atThreshold.recall.toFixed(3));
     await expect(
-      page.getByRole("table", { name: `${c.name} (t = ${run.metrics.report.atThreshold.threshold})` }),
+      page.getByRole("table", { name: `${c.name} (t = ${formatThreshold(run.metrics.report.atThreshold.threshold)})` }),
     ).toContainText(`TP ${run.metrics.report.atThreshold.tp.toLocaleString("en-US")}`);
   }
   await expect(page.getByTestId("dataset")).toContainText("20,000 items");

@@ -1,28 +1,147 @@
-/** Display formats. An undefined figure is "—", never 0 (SPEC §4). */
+/**
+ * Display formats: the one rule for how a number is shown, on the page, in the PDF and in the
+ * exports' text. An undefined figure is "—", never 0 (SPEC §4). A non-zero figure never reads as
+ * zero: where its fixed decimals would round it away it keeps its first significant digit
+ * (0.03 req/s at one decimal is "0.03 req/s", not "0.0 req/s" — a failed gate that reads as zero).
+ */
 export const DASH = "—";
 
+const isShown = (value: number | null | undefined): value is number =>
+  value !== null && value !== undefined && Number.isFinite(value);
+
+/** `digits` decimals, or as many more as reach the value's first significant digit. */
+function decimalsFor(value: number, digits: number): number {
+  if (value === 0 || Math.abs(value) >= 10 ** -digits) return digits;
+  return Math.min(20, Math.max(digits, -Math.floor(Math.log10(Math.abs(value)))));
+}
+
+/** Fixed notation without an exponent, trailing zeros (and a bare point) trimmed. */
+function trimmed(text: string): string {
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
 export function formatNumber(value: number | null | undefined, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? DASH : value.toFixed(digits);
+  return isShown(value) ? value.toFixed(decimalsFor(value, digits)) : DASH;
 }
 
 export function formatPercent(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return DASH;
+  if (!isShown(value)) return DASH;
   const pct = value * 100;
-  return `${pct.toFixed(pct !== 0 && Math.abs(pct) < 1 ? 2 : digits)}%`;
+  return `${formatNumber(pct, pct !== 0 && Math.abs(pct) < 1 ? 2 : digits)}%`;
 }
 
 export function formatMoney(value: number | null | undefined, currency: string, digits = 2): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return DASH;
-  return `${value.toFixed(digits)} ${currency}`;
+  return isShown(value) ? `${formatNumber(value, digits)} ${currency}` : DASH;
 }
 
 export function formatInterval(interval: readonly [number, number] | null | undefined, digits = 3): string {
-  return interval ? `[${interval[0].toFixed(digits)}, ${interval[1].toFixed(digits)}]` : DASH;
+  return interval ? `[${formatNumber(interval[0], digits)}, ${formatNumber(interval[1], digits)}]` : DASH;
 }
 
 export function formatMs(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? DASH : `${Math.round(value)} ms`;
+  return isShown(value) ? `${formatNumber(value, 0)} ms` : DASH;
 }
+
+/** Request throughput: one decimal, never rounded to zero. */
+export function formatThroughput(value: number | null | undefined): string {
+  return isShown(value) ? `${formatNumber(value, 1)} req/s` : DASH;
+}
+
+const THRESHOLD_SIGNIFICANT = 4;
+
+/**
+ * A decision threshold, the same wherever it is printed (stage tables, chart labels, what-if,
+ * signatures, drill-down): four significant digits, trailing zeros trimmed, so a harness run's
+ * 0.05903958599083124 and an engine's 0.417245 print alike ("0.05904", "0.4172") and a typed
+ * 0.5 stays "0.5".
+ */
+export function formatThreshold(value: number | null | undefined): string {
+  if (!isShown(value)) return DASH;
+  if (value === 0) return "0";
+  const decimals = THRESHOLD_SIGNIFICANT - 1 - Math.floor(Math.log10(Math.abs(value)));
+  return trimmed(value.toFixed(Math.min(20, Math.max(0, decimals))));
+}
+
+export function formatThresholdInterval(interval: readonly [number, number] | null | undefined): string {
+  return interval ? `[${formatThreshold(interval[0])}, ${formatThreshold(interval[1])}]` : DASH;
+}
+
+/**
+ * Decimals a figure's uncertainty supports: the decimal place of its spread's first significant
+ * digit (an interval's half-width or a standard error), so a score ± 0.0028 shows three decimals
+ * and an Elo ± 6 or ± 13 none — the rows of one suite's table alike. Without a spread, three
+ * decimals below 100 and none above (a rating, a count).
+ */
+export function decimalsForSpread(value: number, spread: number | null | undefined): number {
+  if (isShown(spread) && spread > 0) return Math.min(6, Math.max(0, -Math.floor(Math.log10(spread))));
+  return Math.abs(value) >= 100 ? 0 : 3;
+}
+
+/** A leaderboard or preference score, with the digits its interval or standard error supports. */
+export function formatScore(score: {
+  value: number;
+  ciLow: number | null;
+  ciHigh: number | null;
+  stderr: number | null;
+}) {
+  const spread = score.ciLow !== null && score.ciHigh !== null ? (score.ciHigh - score.ciLow) / 2 : score.stderr;
+  const digits = decimalsForSpread(score.value, spread);
+  return {
+    value: formatNumber(score.value, digits),
+    uncertainty:
+      score.ciLow !== null && score.ciHigh !== null
+        ? formatInterval([score.ciLow, score.ciHigh], digits)
+        : score.stderr !== null
+          ? `± ${formatNumber(score.stderr, digits)}`
+          : DASH,
+  };
+}
+
+/**
+ * A chart's tick or tooltip value: `digits` decimals with trailing zeros trimmed, thousands
+ * grouped. A tick is a position on an axis, not a figure: one that is zero up to floating-point
+ * noise (1e-17) is "0".
+ */
+export function formatTick(value: number, digits = 3): string {
+  if (!Number.isFinite(value)) return DASH;
+  if (Math.abs(value) >= 1000) return value.toLocaleString("en-US", { maximumFractionDigits: 0 });
+  return String(Number(value.toFixed(Math.abs(value) >= 100 ? 0 : digits)));
+}
+
+/** How the pack's derived text (gate details, funnel reasons, ranking labels) writes its numbers. */
+export interface FigureText {
+  number: (value: number | null | undefined, digits?: number) => string;
+  money: (value: number | null | undefined, currency: string, digits?: number) => string;
+  percent: (value: number | null | undefined, digits?: number) => string;
+  ms: (value: number | null | undefined) => string;
+}
+
+/** The rule above: what the page, the PDF, the API and the exports state. */
+export const SHOWN_TEXT: FigureText = {
+  number: formatNumber,
+  money: formatMoney,
+  percent: formatPercent,
+  ms: formatMs,
+};
+
+const fixed = (value: number | null | undefined, digits = 3) => (isShown(value) ? value.toFixed(digits) : DASH);
+
+/**
+ * The plain fixed decimals pack revisions were frozen with (verdict.pack/1–2), for the text a
+ * revision freezes and nothing else: a revision rebuilt from unchanged evidence must keep its
+ * bytes and hash (review compares it with the live rebuild), so its gate details keep writing
+ * 0.03 req/s as "0.0 req/s" while every page and export shows "0.03 req/s".
+ */
+export const FROZEN_TEXT: FigureText = {
+  number: fixed,
+  money: (value, currency, digits = 2) => (isShown(value) ? `${value.toFixed(digits)} ${currency}` : DASH),
+  percent: (value, digits = 1) => {
+    if (!isShown(value)) return DASH;
+    const pct = value * 100;
+    return `${pct.toFixed(pct !== 0 && Math.abs(pct) < 1 ? 2 : digits)}%`;
+  },
+  ms: (value) => (isShown(value) ? `${Math.round(value)} ms` : DASH),
+};
 
 export type DatePrecision = "day" | "minute" | "second" | "millisecond";
 const ISO_LENGTH: Record<DatePrecision, number> = { day: 10, minute: 16, second: 19, millisecond: 23 };

@@ -1,10 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { formatNumber, formatThreshold } from "@/lib/format";
 import { axisTitle, tableRows, type XyChartModel } from "@/lib/pack/charts/xy";
-
-const cell = (v: number | null | undefined, digits = 3) =>
-  v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(digits);
 
 /**
  * The "show as table" alternative of a chart: the marked points first, then the series' points.
@@ -53,9 +51,9 @@ function ChartTableBody({ model }: { model: XyChartModel }) {
                     <td>
                       <strong>{s.marker.label}</strong>
                     </td>
-                    <td className="num">{cell(s.marker.x, model.x.digits)}</td>
-                    <td className="num">{cell(s.marker.y, model.y.digits)}</td>
-                    {hasThresholds && <td className="num">{cell(s.marker.threshold, 4)}</td>}
+                    <td className="num">{formatNumber(s.marker.x, model.x.digits)}</td>
+                    <td className="num">{formatNumber(s.marker.y, model.y.digits)}</td>
+                    {hasThresholds && <td className="num">{formatThreshold(s.marker.threshold)}</td>}
                   </tr>,
                 ]
               : []),
@@ -63,9 +61,9 @@ function ChartTableBody({ model }: { model: XyChartModel }) {
               <tr key={`${s.key}-${i}`}>
                 <th scope="row">{s.name}</th>
                 <td>curve</td>
-                <td className="num">{cell(p.x, model.x.digits)}</td>
-                <td className="num">{cell(p.y, model.y.digits)}</td>
-                {hasThresholds && <td className="num">{p.threshold === null ? "+∞" : cell(p.threshold, 4)}</td>}
+                <td className="num">{formatNumber(p.x, model.x.digits)}</td>
+                <td className="num">{formatNumber(p.y, model.y.digits)}</td>
+                {hasThresholds && <td className="num">{p.threshold === null ? "+∞" : formatThreshold(p.threshold)}</td>}
               </tr>
             )),
           ])}

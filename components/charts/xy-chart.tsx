@@ -14,16 +14,13 @@ import {
 } from "recharts";
 import { REFERENCE_COLOUR } from "@/lib/pack/charts/palette";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
+import { formatTick } from "@/lib/format";
 import { ChartTable } from "./chart-table";
 
 const fmt =
   (digits = 3) =>
   (v: number) =>
-    Number.isFinite(v)
-      ? Math.abs(v) >= 1000
-        ? v.toLocaleString("en-US", { maximumFractionDigits: 0 })
-        : Number(v.toFixed(digits)).toString()
-      : "—";
+    formatTick(v, digits);
 
 /**
  * Renders a prepared chart model (lib/pack/charts). The chart is an image with the model's

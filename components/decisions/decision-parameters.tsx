@@ -1,4 +1,4 @@
-import { formatMoney, formatMs, formatPercent } from "@/lib/format";
+import { formatMoney, formatMs, formatPercent, formatThreshold } from "@/lib/format";
 import type { TaskParameters } from "@/lib/pack/pack-data";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 
@@ -13,7 +13,7 @@ export function DecisionParameters({ decision: d }: { decision: TaskParameters }
     ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
     [
       (d.operatingRule ?? "FIXED") === "FIXED" ? "Operating threshold" : "Operating threshold (fixed rule, what-if)",
-      String(d.operatingThreshold),
+      formatThreshold(d.operatingThreshold),
     ],
     ["SLO p95 end-to-end latency", d.sloP95E2eMs === null ? "none" : `≤ ${formatMs(d.sloP95E2eMs)}`],
     ["SLO p95 time to first token", d.sloP95TtftMs === null ? "none" : `≤ ${formatMs(d.sloP95TtftMs)}`],

@@ -1,6 +1,7 @@
 "use client";
 import { memo, useActionState, useCallback, useMemo, useState } from "react";
 import type { ActionState } from "@/lib/action-state";
+import { formatNumber } from "@/lib/format";
 import { FormMessage } from "@/components/ui/form-feedback";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -15,8 +16,8 @@ type Row = { ticked: boolean; candidate: string; provider: string };
 
 const orgOf = (name: string) => (name.includes("/") ? name.slice(0, name.indexOf("/")) : "");
 const shortName = (name: string) => (name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name);
-const formatScore = (s: UnshortlistedModel["scores"][number]) =>
-  `${s.suite} ${s.metric} ${s.stage === "PREFERENCE" ? Math.round(s.value) : s.value.toFixed(3)}`;
+const scoreText = (s: UnshortlistedModel["scores"][number]) =>
+  `${s.suite} ${s.metric} ${formatNumber(s.value, s.stage === "PREFERENCE" ? 0 : 3)}`;
 
 /**
  * Shortlisting from the imported leaderboards: tick the models, name each candidate. Rows given
@@ -160,7 +161,7 @@ const ModelRow = memo(function ModelRow({
       </td>
       <td>{m.name}</td>
       <td className="muted">
-        {m.scores.slice(0, 4).map(formatScore).join("; ")}
+        {m.scores.slice(0, 4).map(scoreText).join("; ")}
         {m.scores.length > 4 ? `; +${m.scores.length - 4} more` : ""}
       </td>
       <td>

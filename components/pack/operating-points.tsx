@@ -1,6 +1,6 @@
 import type { OperatingPointRow } from "@/lib/pack/operating-point-rows";
 import type { OperatingFigures } from "@/lib/metrics/operating-point";
-import { formatInterval, formatMoney, formatNumber } from "@/lib/format";
+import { formatInterval, formatMoney, formatNumber, formatThreshold, formatThresholdInterval } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 /** A figure with its 95% interval beneath it (money in the decision's currency), or — when there is none. */
@@ -39,8 +39,8 @@ function OperatingPointLine({ row: r, currency }: { row: OperatingPointRow; curr
     <tr data-candidate={r.name}>
       <th scope="row">{r.name}</th>
       <td className="num">
-        {r.threshold === null ? "—" : formatNumber(r.threshold, 4)}
-        <small className="block muted">{formatInterval(r.thresholdInterval, 4)}</small>
+        {formatThreshold(r.threshold)}
+        <small className="block muted">{formatThresholdInterval(r.thresholdInterval)}</small>
       </td>
       <td>
         {r.how}

@@ -1,7 +1,7 @@
 import type { XyChartModel } from "@/lib/pack/charts/xy";
 import type { PackCandidate, PackDecision, PackServing } from "@/lib/pack/pack-data";
 import { checkSlos, costPer1kRequests, highestPassingConcurrency, rowAtSloConcurrency } from "@/lib/pack/serving";
-import { formatMoney, formatMs, formatNumber, formatPercent } from "@/lib/format";
+import { formatMoney, formatMs, formatNumber, formatPercent, formatThroughput } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -39,7 +39,7 @@ function SloRow({
               <li key={k.key} className={k.pass ? "pass" : "fail"}>
                 {k.pass ? "✓ pass" : "✗ fail"} — {k.label}:{" "}
                 {k.key === "throughput"
-                  ? `${formatNumber(k.actual, 1)} req/s`
+                  ? formatThroughput(k.actual)
                   : k.key === "cost"
                     ? formatMoney(k.actual, decision.currency, 3)
                     : formatMs(k.actual)}
@@ -131,6 +131,11 @@ function ServingRow({
         </td>
       ))}
       {P.map((p) => (
+        <td key={`i${p}`} className="num">
+          {formatNumber(r.itlMs?.[p], 1)}
+        </td>
+      ))}
+      {P.map((p) => (
         <td key={`e${p}`} className="num">
           {formatNumber(r.e2eMs[p], 0)}
         </td>
@@ -167,6 +172,11 @@ function ServingDetail({ decision, candidates, serving }: ServingTablesProps) {
               {P.map((p) => (
                 <th key={`o${p}`} scope="col" className="num">
                   TPOT {p}
+                </th>
+              ))}
+              {P.map((p) => (
+                <th key={`i${p}`} scope="col" className="num">
+                  ITL {p}
                 </th>
               ))}
               {P.map((p) => (

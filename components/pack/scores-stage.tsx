@@ -1,14 +1,10 @@
 import type { PackCandidate, PackResemblance, PackScore } from "@/lib/pack/pack-data";
 import { scoreTables, type ScoreTable } from "@/lib/pack/score-tables";
-import { formatInterval, formatNumber } from "@/lib/format";
+import { formatScore } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 const ANSWER = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
 const ANSWER_CLASS = { MATCH: "pass", PARTIAL: "warn", MISMATCH: "fail" } as const;
-
-function digits(value: number) {
-  return Math.abs(value) >= 100 ? 0 : 3;
-}
 
 type Stage = "LEADERBOARD" | "PREFERENCE";
 
@@ -67,14 +63,8 @@ function SuiteScoreTable({
             return (
               <tr key={c.id}>
                 <th scope="row">{c.name}</th>
-                <td className="num">{formatNumber(s.value, digits(s.value))}</td>
-                <td className="num">
-                  {s.ciLow !== null && s.ciHigh !== null
-                    ? formatInterval([s.ciLow, s.ciHigh], digits(s.value))
-                    : s.stderr !== null
-                      ? `± ${formatNumber(s.stderr, 3)}`
-                      : "—"}
-                </td>
+                <td className="num">{formatScore(s).value}</td>
+                <td className="num">{formatScore(s).uncertainty}</td>
                 {stage === "PREFERENCE" && <td className="num">{s.votes?.toLocaleString("en-US") ?? "—"}</td>}
                 <td className="num">
                   #{table.ranking.get(c.id)} of {table.scores.size} candidate

@@ -12,7 +12,7 @@ import {
 } from "@/lib/pack/charts/stress-charts";
 import { whatIfAt, costOptimumOfPoints } from "@/lib/pack/what-if";
 import { expandPr, expandRoc } from "@/lib/pack/compact-curves";
-import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
+import { formatInterval, formatMoney, formatNumber, formatPercent, formatThreshold } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
 import { FormMessage } from "@/components/ui/form-feedback";
 import Link from "next/link";
@@ -91,7 +91,8 @@ function WhatIfControls({ decision, whatIf }: { decision: StressDecision; whatIf
           </span>
         </label>
         <button type="button" className="secondary" disabled={isStored} onClick={reset}>
-          Back to the stored values (t = {decision.operatingThreshold}, π = {formatPercent(decision.prevalence)})
+          Back to the stored values (t = {formatThreshold(decision.operatingThreshold)}, π ={" "}
+          {formatPercent(decision.prevalence)})
         </button>
       </div>
       <p className="muted" aria-live="polite" data-testid="what-if-status">
@@ -149,7 +150,15 @@ function FiguresRow({
       <th scope="row">
         <span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}
       </th>
-      <td className="num">{isStored ? c.threshold : f ? (f.storedThreshold ?? "+∞") : "—"}</td>
+      <td className="num">
+        {isStored
+          ? formatThreshold(c.threshold)
+          : f
+            ? f.storedThreshold === null
+              ? "+∞"
+              : formatThreshold(f.storedThreshold)
+            : "—"}
+      </td>
       <td className="num">
         {formatNumber(recall)}
         {isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}
@@ -167,7 +176,7 @@ function FiguresRow({
       <td className="num">{formatMoney(cost, decision.currency, 1)}</td>
       <td className="num">
         {optimum ? (
-          <>{`${formatNumber(optimum.threshold, 4)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</>
+          <>{`${formatThreshold(optimum.threshold)} → ${formatMoney(optimum.expectedCostPer1k, decision.currency, 1)}`}</>
         ) : (
           "—"
         )}
@@ -343,7 +352,7 @@ export function StressStage({
           <button type="submit" disabled={pending}>
             {pending
               ? "Saving and recomputing…"
-              : `Save t = ${threshold ?? decision.operatingThreshold} and π = ${pct} to the decision`}
+              : `Save t = ${formatThreshold(threshold ?? decision.operatingThreshold)} and π = ${pct} to the decision`}
           </button>
           <span className="muted"> The runs&apos; stored metrics are recomputed; the change is audited.</span>
         </form>

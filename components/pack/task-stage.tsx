@@ -1,7 +1,7 @@
 import type { XyChartShell } from "@/lib/pack/page/page-view";
 import type { PackCandidate } from "@/lib/pack/pack-data";
 import type { TaskRun } from "@/lib/pack/page/page-sections";
-import { formatInterval, formatNumber, formatPercent } from "@/lib/format";
+import { formatInterval, formatNumber, formatPercent, formatThreshold } from "@/lib/format";
 import { ViewChart } from "./page-view-context";
 import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
@@ -32,7 +32,7 @@ function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs
         {formatNumber(r.rocAuc)}
         <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
       </td>
-      <td className="num">{r.atThreshold.threshold}</td>
+      <td className="num">{formatThreshold(r.atThreshold.threshold)}</td>
       <td className="num">
         {formatNumber(r.atThreshold.precision)}
         <small className="block muted">{formatInterval(r.intervals?.precision)}</small>
@@ -130,7 +130,7 @@ function ConfusionMatrix({
   return (
     <table className="confusion">
       <caption>
-        {c.name} (t = {a.threshold})
+        {c.name} (t = {formatThreshold(a.threshold)})
       </caption>
       <thead>
         <tr>

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, useMemo, useState } from "react";
 import type { WhatIfParameters } from "@/lib/pack/what-if-pack";
-import { formatPercent } from "@/lib/format";
+import { formatPercent, formatThreshold } from "@/lib/format";
 
 /**
  * The what-if parameters of one page, shared by every part they move: the verdict band, stage 4
@@ -72,7 +72,7 @@ export function useWhatIf(fallback: { prevalence: number; operatingThreshold: nu
 }
 
 export function describeWhatIf(at: WhatIfParameters): string {
-  return `t = ${at.threshold ?? "each candidate's stored threshold"}, π = ${formatPercent(at.prevalence)}`;
+  return `t = ${at.threshold === null ? "each candidate's stored threshold" : formatThreshold(at.threshold)}, π = ${formatPercent(at.prevalence)}`;
 }
 
 /** Says which figures a part of the page shows: the what-if's, or the stored (signed) ones. */

@@ -1,4 +1,4 @@
-import { formatUtc } from "@/lib/format";
+import { formatThreshold, formatUtc } from "@/lib/format";
 import { HASH, MEANING_LABEL, type SignatureView } from "./types";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
@@ -46,7 +46,8 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
                 {s.candidate?.name ?? "—"}
                 {s.candidate && s.operatingThreshold != null && (
                   <small className="muted" style={{ display: "block" }} data-testid="signature-threshold">
-                    at t = {s.operatingThreshold} ({OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})
+                    at t = {formatThreshold(s.operatingThreshold)} (
+                    {OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})
                   </small>
                 )}
               </td>

@@ -2,7 +2,7 @@
 import { useEffect, useReducer, useRef, type Dispatch } from "react";
 import { useRouter } from "next/navigation";
 import { DropZone } from "./drop-zone";
-import { formatBytes } from "./format";
+import { formatBytes, storedRecords } from "./format";
 import styles from "./uploads.module.css";
 import { ErrorReport, type ReportedIssue } from "./error-report";
 import {
@@ -92,7 +92,7 @@ function importedSummary(kind: UploadKind, b: UploadResponse): { rows: number; m
   const rowCount = Number(b.rowCount ?? 0);
   const message = b.existing
     ? `These exact bytes were imported before (${rowCount.toLocaleString("en-US")} rows): nothing changed.`
-    : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${Number(b.stored ?? 0)} stored for the candidates` : "rows"} (format ${String(b.format)}).` +
+    : `Imported ${rowCount.toLocaleString("en-US")} ${kind === "leaderboard" || kind === "serving" ? `record(s); ${storedRecords({ stored: Number(b.stored ?? 0), models: (b.models ?? {}) as Record<string, string>, unshortlistedModels: Array.isArray(b.unshortlistedModels) ? (b.unshortlistedModels as string[]) : [] })}` : "rows"} (format ${String(b.format)}).` +
       (Array.isArray(b.warnings) && b.warnings.length ? ` ${b.warnings.join(" ")}` : "");
   return { rows: rowCount, message };
 }

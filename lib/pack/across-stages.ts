@@ -1,4 +1,4 @@
-import { formatPercent } from "@/lib/format";
+import { SHOWN_TEXT, type FigureText } from "@/lib/format";
 import { candidateGates, failedGates, type Gate } from "./gates";
 import { runFigures } from "./operating-figures";
 import type { PackFigures } from "./pack-data";
@@ -21,7 +21,7 @@ export interface CandidateGates {
   passes: boolean;
 }
 
-export function gateTable(data: PackFigures): CandidateGates[] {
+export function gateTable(data: PackFigures, text: FigureText = SHOWN_TEXT): CandidateGates[] {
   const d = data.decision;
   return data.candidates.map((c) => {
     const run = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
@@ -30,6 +30,7 @@ export function gateTable(data: PackFigures): CandidateGates[] {
       c,
       run,
       data.serving.filter((s) => s.candidateId === c.id),
+      text,
     );
     const lower = run?.recallInterval?.[0] ?? null;
     return {
@@ -92,8 +93,8 @@ export interface RankComparison {
   reversals: Reversal[];
 }
 
-export function rankComparison(data: PackFigures): RankComparison {
-  const pct = formatPercent(data.decision.prevalence, 0);
+export function rankComparison(data: PackFigures, text: FigureText = SHOWN_TEXT): RankComparison {
+  const pct = text.percent(data.decision.prevalence, 0);
   const metricsOf = (id: string) => data.runs.find((r) => r.candidateId === id)?.metrics ?? null;
   const shortlisting = shortlistingRankings(data);
   const verdict: NamedRanking[] = [
@@ -130,7 +131,7 @@ export function rankComparison(data: PackFigures): RankComparison {
       ...verdict.map((r) => ({ ...r, role: "verdict" as const })),
     ],
     taus,
-    reversals: rankReversals(candidates, shortlisting, verdict),
+    reversals: rankReversals(candidates, shortlisting, verdict, text),
   };
 }
 
@@ -150,14 +151,17 @@ export function sloHeadroom(data: PackFigures) {
   });
 }
 
-/** Every across-stages result of the pack, derived once from its data (page, PDF and JSON agree). */
-export function acrossStages(packFigures: PackFigures) {
+/**
+ * Every across-stages result of the pack, derived once from its data (page, PDF and JSON agree);
+ * `text` is how its sentences write numbers (FROZEN_TEXT only for a pack revision's content).
+ */
+export function acrossStages(packFigures: PackFigures, text: FigureText = SHOWN_TEXT) {
   // Each run judged at its own operating point: held-out figures where the decision's rule chose it.
   const data = {
     ...packFigures,
     runs: packFigures.runs.map((r) => ({ candidateId: r.candidateId, metrics: r.metrics && runFigures(r.metrics) })),
   };
-  const gates = gateTable(data);
+  const gates = gateTable(data, text);
   const funnel = eliminationFunnel(data, gates);
   const totals = totalCosts(data);
   const best = bestCandidateId(data, funnel, totals);
@@ -165,7 +169,7 @@ export function acrossStages(packFigures: PackFigures) {
     gates,
     funnel,
     totals,
-    ranks: rankComparison(data),
+    ranks: rankComparison(data, text),
     headroom: sloHeadroom(data),
     bestCandidateId: best,
     significance: best ? comparisonsAgainst(best, data.comparisons) : [],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FROZEN_TEXT } from "@/lib/format";
 import { candidateGates, failedGates } from "./gates";
 import { storedMetricsFixture } from "@/test/metrics-fixtures";
 
@@ -56,5 +57,13 @@ describe("candidateGates", () => {
       "precision-floor",
       "stage5-evidence",
     ]);
+  });
+
+  it("states a throughput below 0.1 req/s as measured, while a frozen revision keeps the text it was signed with", () => {
+    const slow = row(32, 700, 250, 0.03);
+    const shown = candidateGates(decision, pricing, run(0.9, 0.4), [slow]).find((g) => g.key === "slo-throughput")!;
+    expect(shown).toMatchObject({ pass: false, detail: "measured 0.03 req/s at concurrency 32" });
+    const frozen = candidateGates(decision, pricing, run(0.9, 0.4), [slow], FROZEN_TEXT);
+    expect(frozen.find((g) => g.key === "slo-throughput")!.detail).toBe("measured 0.0 req/s at concurrency 32");
   });
 });

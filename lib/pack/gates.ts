@@ -1,4 +1,4 @@
-import { formatMoney, formatNumber } from "@/lib/format";
+import { SHOWN_TEXT, type FigureText } from "@/lib/format";
 import type { RunFigures } from "./pack-data";
 import { checkSlos, rowAtSloConcurrency, type Pricing, type ServingRow, type SloCheck, type Slos } from "./serving";
 
@@ -31,6 +31,7 @@ export function candidateGates(
   pricing: Pricing,
   run: RunFigures | null,
   rows: readonly ServingRow[],
+  text: FigureText = SHOWN_TEXT,
 ): Gate[] {
   const currency = task.currency ?? "";
   const gates: Gate[] = [];
@@ -59,7 +60,7 @@ export function candidateGates(
     detail:
       recall === null || recall === undefined
         ? "recall undefined"
-        : `recall ${formatNumber(recall)}, 95% lower bound ${formatNumber(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}${basisNote(run, recall, task.recallFloor)}`,
+        : `recall ${text.number(recall)}, 95% lower bound ${text.number(lower)}${lower !== null && lower < task.recallFloor && recall >= task.recallFloor ? " (below the floor)" : ""}${basisNote(run, recall, task.recallFloor, text)}`,
   });
   if (task.precisionFloor !== null) {
     const precision = reweighted?.precision ?? null;
@@ -68,7 +69,7 @@ export function candidateGates(
       label: `Precision ≥ ${task.precisionFloor} at π`,
       stage: 4,
       pass: precision === null ? false : precision >= task.precisionFloor,
-      detail: `precision at π ${formatNumber(precision)}${basisNote(run, precision, task.precisionFloor)}`,
+      detail: `precision at π ${text.number(precision)}${basisNote(run, precision, task.precisionFloor, text)}`,
     });
   }
   const row = rowAtSloConcurrency(task, rows);
@@ -87,10 +88,10 @@ export function candidateGates(
     for (const check of checkSlos(task, pricing, row)) {
       gates.push({
         key: `slo-${check.key}`,
-        label: sloLabel(check, currency),
+        label: sloLabel(check, currency, text),
         stage: 5,
         pass: check.pass,
-        detail: `measured ${sloValue(check, currency)} at concurrency ${row.concurrency ?? "—"}`,
+        detail: `measured ${sloValue(check, currency, text)} at concurrency ${row.concurrency ?? "—"}`,
       });
     }
   }
@@ -101,9 +102,9 @@ export function candidateGates(
  * Under an operating-point rule (issue 14) a floor gate says what its figure was measured on and,
  * when it fails, by how much it misses; under FIXED the detail is unchanged (frozen packs keep their bytes).
  */
-function basisNote(run: RunFigures | null, value: number | null, floor: number): string {
+function basisNote(run: RunFigures | null, value: number | null, floor: number, text: FigureText): string {
   if (!run?.basis) return "";
-  const miss = value === null ? "" : value < floor ? `; misses the floor by ${formatNumber(floor - value)}` : "";
+  const miss = value === null ? "" : value < floor ? `; misses the floor by ${text.number(floor - value)}` : "";
   return ` (${run.basis})${miss}`;
 }
 
@@ -111,15 +112,15 @@ export function failedGates(gates: readonly Gate[]): Gate[] {
   return gates.filter((g) => g.pass !== true);
 }
 
-function sloLabel(check: SloCheck, currency: string): string {
+function sloLabel(check: SloCheck, currency: string, text: FigureText): string {
   if (check.key === "throughput") return `Throughput ≥ ${check.target} req/s`;
-  if (check.key === "cost") return `Cost ≤ ${formatMoney(check.target, currency)} per 1,000 requests`;
+  if (check.key === "cost") return `Cost ≤ ${text.money(check.target, currency)} per 1,000 requests`;
   return `${check.label} ≤ ${check.target} ms`;
 }
 
-function sloValue(check: SloCheck, currency: string): string {
+function sloValue(check: SloCheck, currency: string, text: FigureText): string {
   if (check.actual === null) return "—";
-  if (check.key === "throughput") return `${formatNumber(check.actual, 1)} req/s`;
-  if (check.key === "cost") return formatMoney(check.actual, currency, 3);
-  return `${Math.round(check.actual)} ms`;
+  if (check.key === "throughput") return `${text.number(check.actual, 1)} req/s`;
+  if (check.key === "cost") return text.money(check.actual, currency, 3);
+  return text.ms(check.actual);
 }

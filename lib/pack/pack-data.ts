@@ -98,6 +98,8 @@ export interface PackServing {
   meanOutputTokens: number | null;
   ttftMs: Pct;
   tpotMs: Pct;
+  /** Inter-token latency percentiles where the tool reports them (empty otherwise). */
+  itlMs?: Pct;
   e2eMs: Pct;
   tpotSource: string;
 }

@@ -1,3 +1,4 @@
+import { SHOWN_TEXT, type FigureText } from "@/lib/format";
 import { acrossStages } from "./across-stages";
 import type { PackFigures } from "./pack-data";
 
@@ -5,10 +6,11 @@ import type { PackFigures } from "./pack-data";
  * Everything the pack derives from its evidence, in plain JSON (no Maps): gates, funnel, total
  * cost, rank comparison, SLO headroom, the recommended candidate and the significance of the
  * differences. The one derivation behind the page's summaries, the API, both exports and the
- * frozen revision, so all of them state the same results.
+ * frozen revision, so all of them state the same results — the revision's sentences with
+ * FROZEN_TEXT's fixed decimals, so a revision rebuilt from unchanged evidence keeps its hash.
  */
-export function packResults(data: PackFigures) {
-  const across = acrossStages(data);
+export function packResults(data: PackFigures, text: FigureText = SHOWN_TEXT) {
+  const across = acrossStages(data, text);
   return {
     gates: across.gates,
     funnel: across.funnel,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kendallTau, rankBy, rankReversals } from "./ranks";
+import { kendallTau, rankBy, rankReversals, tauTable } from "./ranks";
 
 const ranking = (entries: Record<string, number>) => new Map(Object.entries(entries));
 
@@ -114,6 +114,20 @@ describe("rankReversals, several suites alike", () => {
     ]);
     expect(out.filter((r) => r.kind === "leader").map((r) => r.text)).toEqual([
       "Atlas: #1 on MMLU and #1 on HELM Lite, but #2 on expected cost",
+    ]);
+  });
+});
+
+describe("tauTable", () => {
+  it("counts, per shortlisting and verdict ranking, the pairs ordered alike and the pairs swapped, with τ", () => {
+    const rows = tauTable([
+      { label: "MMLU", role: "shortlisting", ranks: { a: 1, b: 2, c: 3, d: 4 } },
+      { label: "expected cost", role: "verdict", ranks: { a: 3, b: 2, c: 4, d: 1 } },
+      { label: "recall", role: "verdict", ranks: { a: 1, b: 2, c: 3, d: 4 } },
+    ]);
+    expect(rows).toEqual([
+      { shortlisting: "MMLU", verdict: "expected cost", agree: 2, disagree: 4, tau: -2 / 6 },
+      { shortlisting: "MMLU", verdict: "recall", agree: 6, disagree: 0, tau: 1 },
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { SHOWN_TEXT, type FigureText } from "@/lib/format";
 /**
  * Rank comparison across stages (SPEC §3 "Across stages"), pure. Ranks are 1..n with ties sharing
  * the best rank ("competition" ranking); a candidate without the figure has no rank.
@@ -11,12 +12,8 @@ export function rankBy(values: ReadonlyMap<string, number | null | undefined>, h
   );
 }
 
-/**
- * Kendall's τ-b between two rankings over the candidates ranked by both:
- * τ_b = (C − D) / √((n₀ − n₁)(n₀ − n₂)), n₀ = n(n−1)/2, n₁ and n₂ the pairs tied in each ranking.
- * Null when fewer than two candidates are common or a ranking is all ties.
- */
-export function kendallTau(a: Ranking, b: Ranking): number | null {
+/** The pairs of candidates ranked by both: concordant (same order), discordant, and tied in each. */
+export function pairCounts(a: Ranking, b: Ranking) {
   const ids = [...a.keys()].filter((id) => b.has(id));
   let concordant = 0;
   let discordant = 0;
@@ -34,9 +31,47 @@ export function kendallTau(a: Ranking, b: Ranking): number | null {
       }
     }
   }
-  const n0 = (ids.length * (ids.length - 1)) / 2;
-  const denominator = Math.sqrt((n0 - tiedA) * (n0 - tiedB));
+  return { pairs: (ids.length * (ids.length - 1)) / 2, concordant, discordant, tiedA, tiedB };
+}
+
+/**
+ * Kendall's τ-b between two rankings over the candidates ranked by both:
+ * τ_b = (C − D) / √((n₀ − n₁)(n₀ − n₂)), n₀ = n(n−1)/2, n₁ and n₂ the pairs tied in each ranking.
+ * Null when fewer than two candidates are common or a ranking is all ties.
+ */
+export function kendallTau(a: Ranking, b: Ranking): number | null {
+  const { pairs, concordant, discordant, tiedA, tiedB } = pairCounts(a, b);
+  const denominator = Math.sqrt((pairs - tiedA) * (pairs - tiedB));
   return denominator > 0 ? (concordant - discordant) / denominator : null;
+}
+
+/** What Kendall's τ says, in one sentence, for a reader who has not met it. */
+export const TAU_MEANING =
+  "τ counts the pairs of candidates two rankings put in the same order against those they swap: +1 is the same order, −1 the reverse, 0 no relation; a negative τ means the shortlisting ranking orders the candidates against this task's evidence.";
+
+/**
+ * Each shortlisting ranking against each verdict ranking, as a table: the pairs of candidates
+ * they order alike and the pairs they swap, and τ (the PDF's table instead of a paragraph of pairs).
+ */
+export function tauTable(
+  rankings: readonly { label: string; role: "shortlisting" | "verdict"; ranks: Record<string, number> }[],
+) {
+  const of = (r: (typeof rankings)[number]): Ranking => new Map(Object.entries(r.ranks));
+  const verdict = rankings.filter((r) => r.role === "verdict");
+  return rankings
+    .filter((r) => r.role === "shortlisting")
+    .flatMap((s) =>
+      verdict.map((v) => {
+        const counts = pairCounts(of(s), of(v));
+        return {
+          shortlisting: s.label,
+          verdict: v.label,
+          agree: counts.concordant,
+          disagree: counts.discordant,
+          tau: kendallTau(of(s), of(v)),
+        };
+      }),
+    );
 }
 
 export interface NamedRanking {
@@ -76,6 +111,7 @@ export function rankReversals(
   candidates: readonly { id: string; name: string }[],
   shortlisting: readonly NamedRanking[],
   verdict: readonly NamedRanking[],
+  text: FigureText = SHOWN_TEXT,
 ): Reversal[] {
   const name = (id: string) => candidates.find((c) => c.id === id)?.name ?? id;
   const part = (r: NamedRanking, id: string) => `#${r.ranking.get(id)} on ${r.label}`;
@@ -101,7 +137,7 @@ export function rankReversals(
       .filter((x): x is { v: NamedRanking; tau: number } => x.tau !== null && x.tau < REVERSAL_TAU);
     if (against.length === 0) continue;
     const pairs = reversedPairs(s.ranking, against[0]!.v.ranking);
-    const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${tau.toFixed(2)})`).join(" and ");
+    const verdictPart = against.map(({ v, tau }) => `${v.label} (τ = ${text.number(tau, 2)})`).join(" and ");
     const pairPart = pairs.map(([x, y]) => `${name(x)} above ${name(y)}`).join(", ");
     const key = `${verdictPart}|${pairPart}`;
     const entry = disagreements.get(key) ?? {

@@ -1,3 +1,4 @@
+import { formatNumber } from "@/lib/format";
 import type { PackComparison, PackFigures } from "./pack-data";
 import type { FunnelEntry, TotalCost } from "./stage-types";
 
@@ -89,7 +90,7 @@ export function significanceReading(
   if (o.deltaAp !== null)
     parts.push(
       o.apSignificant
-        ? `AP ${o.deltaAp > 0 ? "higher" : "lower"} by ${Math.abs(o.deltaAp).toFixed(3)}, significantly`
+        ? `AP ${o.deltaAp > 0 ? "higher" : "lower"} by ${formatNumber(Math.abs(o.deltaAp))}, significantly`
         : "AP difference not significant",
     );
   if (o.errorsSignificant !== null) {

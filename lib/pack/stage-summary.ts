@@ -1,4 +1,4 @@
-import { formatInterval, formatMoney, formatMs, formatNumber } from "@/lib/format";
+import { formatInterval, formatMoney, formatMs, formatNumber, formatThreshold, formatThroughput } from "@/lib/format";
 import type { StoredRunMetrics } from "./run-input";
 import { basisName, runFigures } from "./operating-figures";
 import { scoreTables } from "./score-tables";
@@ -72,7 +72,7 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
       const recall = r.atThreshold.recall;
       taskAccuracy.set(c.id, {
         text: `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
-        detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${r.atThreshold.threshold}`,
+        detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${formatThreshold(r.atThreshold.threshold)}`,
       });
       // Stage 4 is judged as the gates judge it: held-out figures where the rule chose the threshold.
       const judged = runFigures(m);
@@ -87,14 +87,23 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
     }
     const rows = pack.serving.filter((r) => r.candidateId === c.id);
     const row = rowAtSloConcurrency(pack, rows);
-    if (!row) {
+    const unplaced = rows.find((r) => r.concurrency === null);
+    if (!row && unplaced) {
+      // A serving file was imported but states no concurrency (vLLM's request_rate: inf without
+      // max_concurrency): measured, so not "No evidence", but not at the SLO's concurrency either.
+      operational.set(c.id, {
+        text: "measured, concurrency unknown",
+        detail: `p95 E2E ${formatMs(unplaced.e2eMs.p95)} · ${formatThroughput(unplaced.requestThroughput)} · not measured at the SLO's concurrency`,
+        tone: "warn",
+      });
+    } else if (!row) {
       operational.set(c.id, null);
     } else {
       const checks = checkSlos(pack, c, row);
       const failed = checks.filter((k) => !k.pass);
       operational.set(c.id, {
         text: `p95 E2E ${formatMs(row.e2eMs.p95)} at concurrency ${row.concurrency ?? "—"}`,
-        detail: `${formatNumber(row.requestThroughput, 1)} req/s · ${formatMoney(costPer1kRequests(c, row), pack.currency, 3)} per 1,000 requests · ${failed.length === 0 ? "meets every SLO" : `fails ${failed.map((k) => k.label).join(", ")}`}`,
+        detail: `${formatThroughput(row.requestThroughput)} · ${formatMoney(costPer1kRequests(c, row), pack.currency, 3)} per 1,000 requests · ${failed.length === 0 ? "meets every SLO" : `fails ${failed.map((k) => k.label).join(", ")}`}`,
         tone: failed.length === 0 ? "pass" : "fail",
       });
     }

@@ -1,6 +1,6 @@
 import type { PackCandidate, PackRun, PackServing } from "@/lib/pack/pack-data";
 import type { Pct } from "@/lib/pack/serving";
-import { formatPercent } from "@/lib/format";
+import { formatPercent, formatThreshold } from "@/lib/format";
 import type { SeriesStyle } from "./palette";
 import type { ReferenceLine, XyChartModel, XyPoint, XySeries } from "./xy";
 
@@ -88,7 +88,7 @@ export function prCurvesChart(
       name: c.name,
       ...style(styles, c.id),
       points,
-      marker: op ? { ...op, label: `operating point t = ${op.threshold}` } : undefined,
+      marker: op ? { ...op, label: `operating point t = ${formatThreshold(op.threshold)}` } : undefined,
     });
   }
   const atPi = which === "prAtPrevalence";
@@ -134,20 +134,26 @@ export function reliabilityChart(
   };
 }
 
+/** Whether any serving row reports inter-token latency: its chart is drawn only then (few tools report it). */
+export function measuresItl(serving: readonly PackServing[]): boolean {
+  return serving.some((r) => r.itlMs?.p95 != null);
+}
+
 export function servingLatencyChart(
   candidates: readonly PackCandidate[],
   serving: readonly PackServing[],
   styles: Styles,
-  metric: "ttftMs" | "tpotMs" | "e2eMs",
+  metric: "ttftMs" | "tpotMs" | "itlMs" | "e2eMs",
   percentile: keyof Pct,
   slo: number | null,
 ): XyChartModel {
   const names = {
     ttftMs: "TTFT (time to first token)",
     tpotMs: "TPOT (time per output token)",
+    itlMs: "ITL (inter-token latency)",
     e2eMs: "End-to-end latency",
   } as const;
-  const series = concurrencySeries(candidates, serving, styles, (r) => r[metric][percentile] ?? null);
+  const series = concurrencySeries(candidates, serving, styles, (r) => r[metric]?.[percentile] ?? null);
   const references: ReferenceLine[] =
     slo === null ? [] : [{ axis: "y", value: slo, label: `SLO ${percentile} ≤ ${slo} ms` }];
   return {

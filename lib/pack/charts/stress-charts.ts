@@ -10,7 +10,7 @@ import {
   type CostParameters,
   type RocCurve,
 } from "@/lib/pack/what-if";
-import { formatPercent } from "@/lib/format";
+import { formatPercent, formatThreshold } from "@/lib/format";
 import type { SeriesStyle } from "./palette";
 import type { XyChartModel, XySeries } from "./xy";
 
@@ -84,7 +84,7 @@ export function stressCostChart(cands: readonly StressCandidate[], s: StressSett
             x: optimum.threshold,
             y: optimum.expectedCostPer1k,
             threshold: optimum.threshold,
-            label: `cost-optimal t = ${optimum.threshold}`,
+            label: `cost-optimal t = ${formatThreshold(optimum.threshold)}`,
           }
         : undefined,
     };
@@ -96,7 +96,8 @@ export function stressCostChart(cands: readonly StressCandidate[], s: StressSett
     x: { label: "Threshold", unit: "score", digits: 3 },
     y: { label: "Expected cost per 1,000 items", unit: s.currency, digits: 1 },
     series,
-    references: s.threshold === null ? [] : [{ axis: "x", value: s.threshold, label: `t = ${s.threshold}` }],
+    references:
+      s.threshold === null ? [] : [{ axis: "x", value: s.threshold, label: `t = ${formatThreshold(s.threshold)}` }],
   };
 }
 

@@ -1,5 +1,5 @@
 import { candidateStyles } from "@/lib/pack/charts/palette";
-import { servingLatencyChart, throughputChart } from "@/lib/pack/charts/stage-charts";
+import { measuresItl, servingLatencyChart, throughputChart } from "@/lib/pack/charts/stage-charts";
 import type { XyChartModel } from "@/lib/pack/charts/xy";
 import { runFigures } from "../operating-figures";
 import { operatingPointRows, type OperatingPointRow } from "../operating-point-rows";
@@ -151,6 +151,7 @@ export function pageSections({
       charts: [
         servingLatencyChart(candidates, serving, styles, "ttftMs", "p95", decision.sloP95TtftMs),
         servingLatencyChart(candidates, serving, styles, "tpotMs", "p95", null),
+        ...(measuresItl(serving) ? [servingLatencyChart(candidates, serving, styles, "itlMs", "p95", null)] : []),
         servingLatencyChart(candidates, serving, styles, "e2eMs", "p95", decision.sloP95E2eMs),
         throughputChart(candidates, serving, styles, decision.sloMinThroughputRps, decision.sloThroughputConcurrency),
       ],

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { formatThreshold } from "@/lib/format";
 import { summarize } from "@/lib/metrics";
 import { db, database } from "../db";
 import { seedDemo } from "../seed/demo-seed";
@@ -10,6 +11,7 @@ import { signPack } from "../signoff/sign-pack";
 import { submitForReview } from "../signoff/submit-for-review";
 import { makeSignoffDecision, makeSigner, PASSWORD } from "../signoff/fixtures.test-helpers";
 import { exportPackJson, exportPackPdf } from "./export";
+import { packResults } from "@/lib/pack/pack-results";
 import { renderPackPdf } from "./pdf";
 import { makeActor } from "@/test/factories";
 
@@ -50,7 +52,7 @@ describe("pack exports", () => {
       writeFileSync(path.join(dir, "demo.pdf"), pdf.bytes);
       const text = pdftotext(path.join(dir, "demo.pdf")).replace(/\s+/g, " ");
       expect(text).toContain("Operating points — rule: Cost-optimal within the floors");
-      for (const op of pack.operatingPoints) expect(text).toContain(`${op.threshold}`);
+      for (const op of pack.operatingPoints) expect(text).toContain(formatThreshold(op.threshold));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -66,6 +68,24 @@ describe("pack exports", () => {
     for (const row of pack.evidence.serving) row.tpotMs = {};
     const bytes = await renderPackPdf(pack);
     expect(Buffer.from(bytes.slice(0, 5)).toString("latin1")).toBe("%PDF-");
+  });
+
+  it("prints a throughput below 0.1 req/s as measured and a harness run's threshold to four significant digits", async () => {
+    const pack = await exportPackJson(await makeActor(["REVIEWER"]), "demo-moderation");
+    const best = pack.results.bestCandidateId!;
+    for (const row of pack.evidence.serving) if (row.candidateId === best) row.requestThroughput = 0.03;
+    const run = pack.evidence.runs.find((r) => r.candidateId === best)!;
+    run.metrics!.report.atThreshold.threshold = 0.05903958599083124;
+    pack.evidence.decision.sloMinThroughputRps = 0.05;
+    pack.results = packResults(pack.evidence);
+    const text = flat(await pdfText(await renderPackPdf(pack)));
+    const name = pack.evidence.candidates.find((c) => c.id === best)!.name;
+    // The gate table and the funnel: a failed gate that reads as what was measured, not as zero.
+    expect(text).toContain(`${name} fell at stage 5: Throughput ≥ 0.05 req/s: measured 0.03 req/s`);
+    expect(text).not.toContain("0.0 req/s");
+    // Stage 3's threshold column (its layout is checked by the PDF layout test).
+    expect(text.replace(/\s/g, "")).toContain("0.05904");
+    expect(text).not.toContain("0.0590395");
   });
 
   it("prints the verdict first, page numbers, π, ≤, ★, non-Latin printed names and full hashes (text extracted by pdftotext)", async () => {
@@ -172,6 +192,17 @@ describe("pack exports", () => {
 
 /** Text with every run of white space as one space (lines wrap where the layout wants). */
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** The text of a PDF's bytes, through pdftotext. */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), "verdict-pdf-text-"));
+  try {
+    writeFileSync(path.join(dir, "pack.pdf"), bytes);
+    return pdftotext(path.join(dir, "pack.pdf"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The PDF's text, pages split by form feeds, as Debian's poppler-utils extracts it (installed by .ci/run and scripts/test-prerequisites.sh). */
 function pdftotext(file: string): string {

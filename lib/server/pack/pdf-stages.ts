@@ -1,5 +1,11 @@
 import "server-only";
-import { prCurvesChart, reliabilityChart, servingLatencyChart, throughputChart } from "@/lib/pack/charts/stage-charts";
+import {
+  measuresItl,
+  prCurvesChart,
+  reliabilityChart,
+  servingLatencyChart,
+  throughputChart,
+} from "@/lib/pack/charts/stage-charts";
 import type { SeriesStyle } from "@/lib/pack/charts/palette";
 import {
   stressCostChart,
@@ -11,7 +17,15 @@ import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { runFigures } from "@/lib/pack/operating-figures";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
 import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
-import { formatInterval, formatMoney, formatNumber, formatPercent } from "@/lib/format";
+import {
+  formatInterval,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatScore,
+  formatThreshold,
+  formatThresholdInterval,
+} from "@/lib/format";
 import type { PackExport } from "./export-model";
 import type { Writer } from "./pdf-writer";
 
@@ -38,7 +52,7 @@ export function parametersSection({ w, pack }: PdfContext): void {
       ["Recall floor at π", String(d.recallFloor)],
       ["Precision floor at π", d.precisionFloor === null ? "none" : String(d.precisionFloor)],
       ["Operating-point rule", OPERATING_RULE_LABELS[d.operatingRule ?? "FIXED"]],
-      ["Operating threshold", String(d.operatingThreshold)],
+      ["Operating threshold", formatThreshold(d.operatingThreshold)],
       [
         "SLOs",
         `p95 E2E ≤ ${d.sloP95E2eMs ?? "—"} ms; p95 TTFT ≤ ${d.sloP95TtftMs ?? "—"} ms; ≥ ${d.sloMinThroughputRps ?? "—"} req/s at concurrency ${d.sloThroughputConcurrency ?? "—"}; ≤ ${formatMoney(d.sloMaxCostPer1kRequests, d.currency)} per 1,000 requests`,
@@ -60,27 +74,43 @@ function shortlistStage({ w, pack, name }: PdfContext, stage: Stage): void {
   const data = pack.evidence;
   w.text("SHORTLISTING ONLY: this stage can justify a shortlist, never the verdict.", { bold: true });
   const ofStage = data.scores.filter((s) => s.stage === (stage.key === "leaderboard" ? "LEADERBOARD" : "PREFERENCE"));
+  if (ofStage.length === 0) {
+    w.text("No evidence imported for this stage.");
+    return;
+  }
   w.table(
     ["Candidate", "Suite / metric", "Score", "Interval", "Source, retrieved", "Relevance note"],
     ofStage.map((s) => [
       name(s.candidateId),
       `${s.suite} / ${s.metric}`,
-      formatNumber(s.value, Math.abs(s.value) >= 100 ? 0 : 3),
-      s.ciLow !== null && s.ciHigh !== null
-        ? formatInterval([s.ciLow, s.ciHigh], Math.abs(s.value) >= 100 ? 0 : 3)
-        : s.stderr !== null
-          ? `± ${formatNumber(s.stderr)}`
-          : "—",
+      formatScore(s).value,
+      formatScore(s).uncertainty,
       `${s.source}, ${s.retrievedAt.slice(0, 10)}`,
       s.relevanceNote,
     ]),
     [70, 80, 40, 60, 120, w.width - 370],
   );
   const word = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
-  for (const r of data.resemblances)
+  for (const r of stageResemblances(data, stage))
     w.text(
       `Does ${r.suite} resemble this task? Task: ${word[r.task]}${r.taskNote ? ` (${r.taskNote})` : ""}; distribution: ${word[r.distribution]}${r.distributionNote ? ` (${r.distributionNote})` : ""}; prompt and scoring: ${word[r.promptScoring]}${r.promptScoringNote ? ` (${r.promptScoringNote})` : ""}.`,
     );
+}
+
+/**
+ * The resemblance answers a shortlisting stage prints: those for its own suites, and on stage 1
+ * the answers for a suite with no score in either stage, so each answer is printed once.
+ */
+function stageResemblances(data: PackExport["evidence"], stage: Stage) {
+  const suites = (kind: "LEADERBOARD" | "PREFERENCE") =>
+    new Set(data.scores.filter((s) => s.stage === kind).map((s) => s.suite));
+  const leaderboard = suites("LEADERBOARD");
+  const preference = suites("PREFERENCE");
+  return data.resemblances.filter((r) =>
+    stage.key === "preference"
+      ? preference.has(r.suite) && !leaderboard.has(r.suite)
+      : leaderboard.has(r.suite) || !preference.has(r.suite),
+  );
 }
 
 /** Stage 3: the task accuracy table, PR curves and reliability. */
@@ -110,7 +140,7 @@ function taskAccuracyStage({ w, pack, styles }: PdfContext): void {
         c.name,
         `${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
         `${formatNumber(r.rocAuc)} ${formatInterval(r.intervals?.rocAuc)}`,
-        String(a.threshold),
+        formatThreshold(a.threshold),
         formatNumber(a.precision),
         formatNumber(a.recall),
         formatNumber(a.f1),
@@ -169,7 +199,7 @@ function classBalanceStage({ w, pack, name, styles }: PdfContext): void {
         formatNumber(f.report.reweighted?.precision),
         formatMoney(f.report.reweighted?.expectedCostPer1k, d.currency, 1),
         m.costOptimum
-          ? `${formatNumber(m.costOptimum.threshold, 4)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})`
+          ? `${formatThreshold(m.costOptimum.threshold)} (${formatMoney(m.costOptimum.expectedCostPer1k, d.currency, 1)})`
           : "—",
       ];
     }),
@@ -225,6 +255,8 @@ function operationalStage({ w, pack, styles }: PdfContext): void {
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "ttftMs", "p95", d.sloP95TtftMs));
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "e2eMs", "p95", d.sloP95E2eMs));
   w.chart(servingLatencyChart(data.candidates, data.serving, styles, "tpotMs", "p95", null));
+  if (measuresItl(data.serving))
+    w.chart(servingLatencyChart(data.candidates, data.serving, styles, "itlMs", "p95", null));
   w.chart(throughputChart(data.candidates, data.serving, styles, d.sloMinThroughputRps, d.sloThroughputConcurrency));
 }
 
@@ -268,7 +300,7 @@ function operatingPointsTable(w: Writer, pack: PackExport, currency: string): vo
     ],
     rows.map((r) => [
       r.name,
-      `${formatNumber(r.threshold, 4)} ${formatInterval(r.thresholdInterval, 4)}`,
+      `${formatThreshold(r.threshold)} ${formatThresholdInterval(r.thresholdInterval)}`,
       `${r.how}${r.shortfall?.recall != null ? `; misses the recall floor by ${formatNumber(r.shortfall.recall)}` : ""}${r.shortfall?.precision != null ? `; misses the precision floor by ${formatNumber(r.shortfall.precision)}` : ""}`,
       `${formatNumber(r.inSample?.recall)} / ${formatNumber(r.heldOut?.recall)} ${formatInterval(r.heldOut?.recallInterval)}`,
       `${formatNumber(r.inSample?.precision)} / ${formatNumber(r.heldOut?.precision)}`,

@@ -1,7 +1,7 @@
 import "server-only";
 import { rgb, type PDFDocument, type PDFPage } from "pdf-lib";
 import { axisTitle, orderForAxis, type XyChartModel } from "@/lib/pack/charts/xy";
-import { formatNumber } from "@/lib/format";
+import { formatTick } from "@/lib/format";
 import type { PdfFonts } from "./pdf-fonts";
 
 /**
@@ -97,10 +97,15 @@ export class Writer {
     this.y -= 6;
     this.text(text, { size, bold: true, gap: 4, colour });
   }
-  /** A table whose cells wrap inside their column; the header row repeats on each new page. */
+  /**
+   * A table whose cells wrap inside their column; the header row repeats on each new page. Text
+   * wraps, numbers never do: a column narrower than its widest number ("0.05904", "506/1741/17665/88")
+   * is widened with room taken from the columns that have text to wrap (`numericWidths`), and
+   * only if every column is at its numbers' width does the table's type get smaller.
+   */
   table(header: string[], rows: string[][], widths?: number[]) {
-    const size = 7.5;
-    const w = widths ?? header.map(() => this.width / header.length);
+    const given = widths ?? header.map(() => this.width / header.length);
+    const { size, w } = this.numericWidths([header, ...rows], given);
     const layout = (cells: string[], bold: boolean) => {
       const lines = cells.map((c, i) => this.wrap(c, size, bold, w[i]! - 6));
       return { lines, bold, height: Math.max(...lines.map((l) => l.length)) * (size + 2) + 4 };
@@ -134,6 +139,24 @@ export class Writer {
     }
     this.y -= 6;
   }
+  /**
+   * Column widths (and the type size) at which no number in `cells` is wrapped inside itself, and
+   * no word of the header (`cells[0]`) either ("Precision" must not read "Precisio / n").
+   */
+  numericWidths(cells: string[][], given: number[]): { size: number; w: number[] } {
+    for (let size = 7.5; size > 5; size -= 0.5) {
+      const widest = (words: string[]) => Math.max(0, ...words.map((n) => this.fonts.width(n, size, true) + 7));
+      const need = given.map((_, i) =>
+        Math.max(
+          widest((cells[0]?.[i] ?? "").split(/\s+/)),
+          widest(cells.flatMap((row) => numericWords(row[i] ?? ""))),
+        ),
+      );
+      const w = widenForNumbers(given, need);
+      if (w) return { size, w };
+    }
+    return { size: 5, w: given };
+  }
   chart(model: XyChartModel) {
     const height = 210;
     const plot = { x: MARGIN + 50, w: this.width - 70, h: 140 };
@@ -145,6 +168,29 @@ export class Writer {
     drawSeries(frame, model);
     this.y = drawLegend(frame, model, MARGIN + this.width) - 10;
   }
+}
+
+/**
+ * The words of a cell that are numbers — digits with their sign, decimal point, thousands comma,
+ * percent, "/" between counts, "#" of a rank and the brackets and comma of an interval — which a
+ * table must never break.
+ */
+export function numericWords(text: string): string[] {
+  return text.split(/[\s]+/).filter((word) => /^[[(#<≥≤±−+-]*\d[\d.,/%:]*[\])%,;]*$/.test(word));
+}
+
+/**
+ * `given` widths with each column at least its `need`, the room taken from the columns with
+ * room to spare in proportion to their spare; null when the columns' needs exceed the table.
+ */
+function widenForNumbers(given: number[], need: number[]): number[] | null {
+  const deficit = given.reduce((sum, g, i) => sum + Math.max(0, need[i]! - g), 0);
+  if (deficit === 0) return given;
+  // A column keeps at least its numbers' width and room for a short word of text.
+  const spare = given.map((g, i) => Math.max(0, g - Math.max(need[i]!, 30)));
+  const total = spare.reduce((a, b) => a + b, 0);
+  if (total < deficit) return null;
+  return given.map((g, i) => (need[i]! > g ? need[i]! : g - (spare[i]! / total) * deficit));
 }
 
 /** Where a chart is drawn and how its values map onto the page, shared by the parts that draw it. */
@@ -223,11 +269,11 @@ function drawAxes(frame: ChartFrame, model: XyChartModel) {
       color: rgb(0.4, 0.4, 0.4),
     });
   for (const v of ticks(frame.xMin, frame.xMax, frame.log, model.x.ticks)) {
-    const label = formatNumber(v, v >= 100 ? 0 : (model.x.digits ?? 2));
+    const label = formatTick(v, model.x.digits ?? 2);
     f.draw(p, label, { x: tx(v) - f.width(label, 6.5) / 2, y: y0 - 9, size: 6.5 });
   }
   for (const v of ys.length ? ticks(frame.yMin, frame.yMax, false) : []) {
-    const label = formatNumber(v, Math.abs(v) >= 100 ? 0 : Math.min(model.y.digits ?? 2, 2));
+    const label = formatTick(v, Math.min(model.y.digits ?? 2, 2));
     f.draw(p, label, { x: plot.x - 4 - f.width(label, 6.5), y: ty(v) - 2, size: 6.5 });
     p.drawLine({
       start: { x: plot.x, y: ty(v) },
@@ -263,13 +309,22 @@ function drawReferences(frame: ChartFrame, model: XyChartModel) {
   }
 }
 
-/** Each series as a line broken at its gaps, with its marker (the operating point) where it has one. */
+/**
+ * Each series as a line broken at its gaps, with its marker (the operating point) where it has one.
+ * A point with no neighbour to join — a candidate measured at one concurrency level — is drawn
+ * as a dot labelled with its figure, so no candidate is in the legend only.
+ */
 function drawSeries(frame: ChartFrame, model: XyChartModel) {
   const { p, tx, ty, inside } = frame;
   for (const s of model.series) {
     const colour = hex(s.colour);
+    const points = orderForAxis(s.points, model.x);
+    points.forEach((pt, i) => {
+      const alone = pt.y !== null && points[i - 1]?.y == null && points[i + 1]?.y == null;
+      if (alone) drawLonePoint(frame, { x: pt.x, y: pt.y! }, colour, formatTick(pt.y!, model.y.digits ?? 2));
+    });
     let prev: { x: number; y: number } | null = null;
-    for (const pt of orderForAxis(s.points, model.x)) {
+    for (const pt of points) {
       if (pt.y === null) {
         prev = null; // a gap, not a zero
         continue;
@@ -291,6 +346,17 @@ function drawSeries(frame: ChartFrame, model: XyChartModel) {
         p.drawCircle({ x: m.x, y: m.y, size: 3.2, color: colour, borderColor: rgb(0, 0, 0), borderWidth: 0.8 });
     }
   }
+}
+
+/** A lone measured point: a dot in the series' colour and its figure beside it. */
+function drawLonePoint(frame: ChartFrame, pt: { x: number; y: number }, colour: ReturnType<typeof hex>, label: string) {
+  const { p, f, plot, tx, ty, inside } = frame;
+  const at = { x: tx(pt.x), y: ty(pt.y) };
+  if (!inside(at.x, at.y)) return;
+  p.drawCircle({ x: at.x, y: at.y, size: 2.6, color: colour });
+  const lw = f.width(label, 6.5);
+  const lx = at.x + 4 + lw <= plot.x + plot.w ? at.x + 4 : at.x - 4 - lw;
+  f.draw(p, label, { x: lx, y: Math.min(at.y + 3, frame.top - 7), size: 6.5, color: colour });
 }
 
 /** Legend: one swatch per candidate, the page's colours, wrapping before `right`; returns its last line's y. */

@@ -2,9 +2,10 @@ import "server-only";
 import { PDFDocument } from "pdf-lib";
 import { candidateStyles } from "@/lib/pack/charts/palette";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
+import { TAU_MEANING, tauTable } from "@/lib/pack/ranks";
 import { significanceReading } from "@/lib/pack/significance";
 import { MEANING_WORD, STATUS_LABEL, verdictSummaryOf, type VerdictSummary } from "@/lib/pack/verdict-summary";
-import { formatInterval, formatMoney, formatNumber, formatPercent, formatUtc } from "@/lib/format";
+import { formatInterval, formatMoney, formatNumber, formatPercent, formatThreshold, formatUtc } from "@/lib/format";
 import type { PackExport } from "./export-model";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
@@ -224,9 +225,7 @@ function acrossStagesSection({ w, pack, name }: PdfContext, summary: VerdictSumm
       ...pack.results.rankComparison.rankings.map((r) => (r.ranks[c.id] ? `#${r.ranks[c.id]}` : "—")),
     ]),
   );
-  w.text(
-    `Kendall's τ: ${pack.results.rankComparison.kendallTau.map((t) => `${t.a} vs ${t.b} = ${formatNumber(t.tau, 2)}`).join("; ")}`,
-  );
+  kendallTauTable(w, pack);
   for (const r of pack.results.rankComparison.reversals)
     w.text(`${r.kind === "leader" ? "Rank reversal" : "Orders disagree"}: ${r.text}.`, { indent: 8 });
   if (pack.results.bestCandidateId && pack.results.significance.length) {
@@ -262,6 +261,19 @@ function acrossStagesSection({ w, pack, name }: PdfContext, summary: VerdictSumm
   }
 }
 
+/** Kendall's τ as a table — pairs ordered alike, pairs swapped, τ — and what τ means in one sentence. */
+function kendallTauTable(w: Writer, pack: PackExport): void {
+  const rows = tauTable(pack.results.rankComparison.rankings);
+  if (rows.length === 0) return;
+  w.text("Kendall's τ: shortlisting rankings against the verdict's", { bold: true });
+  w.table(
+    ["Shortlisting ranking", "Verdict ranking", "Pairs that agree", "Pairs that disagree", "τ"],
+    rows.map((r) => [r.shortlisting, r.verdict, String(r.agree), String(r.disagree), formatNumber(r.tau, 2)]),
+    [120, 130, 70, 80, w.width - 400],
+  );
+  w.text(TAU_MEANING, { gap: 6 });
+}
+
 /** The signatures on every revision, then the revisions themselves with their hashes. */
 function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummary): void {
   const d = pack.evidence.decision;
@@ -277,7 +289,7 @@ function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummar
         s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
         MEANING_WORD[s.meaning],
         s.candidateId
-          ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatNumber(s.operatingThreshold, 4)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`
+          ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatThreshold(s.operatingThreshold)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`
           : "—",
         `${s.reason}${s.waiver ? `\nWaiver: ${s.waiver}` : ""}`,
         formatUtc(s.signedAt, "second"),

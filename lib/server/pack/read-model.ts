@@ -156,11 +156,20 @@ export async function readServing(client: Client, decisionId: string): Promise<P
       meanOutputTokens: true,
       ttftMs: true,
       tpotMs: true,
+      itlMs: true,
       e2eMs: true,
       tpotSource: true,
     },
   });
-  return rows.map((r) => ({ ...r, ttftMs: r.ttftMs as Pct, tpotMs: r.tpotMs as Pct, e2eMs: r.e2eMs as Pct }));
+  // ITL (inter-token latency) is read for the page, the API and the exports; the frozen revision
+  // takes its serving rows from its own select (build-pack.ts), so its bytes do not move.
+  return rows.map((r) => ({
+    ...r,
+    ttftMs: r.ttftMs as Pct,
+    tpotMs: r.tpotMs as Pct,
+    itlMs: (r.itlMs ?? {}) as Pct,
+    e2eMs: r.e2eMs as Pct,
+  }));
 }
 
 /** Paired comparisons between runs that count (a stored pair with a run that no longer counts is stale). */

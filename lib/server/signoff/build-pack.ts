@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
+import { FROZEN_TEXT } from "@/lib/format";
 import type { Gate } from "@/lib/pack/gates";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { packResults } from "@/lib/pack/pack-results";
@@ -104,7 +105,8 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     },
     runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),
     otherRuns,
-    results: packResults(model),
+    // Numbers in the results' sentences as every revision has frozen them (fixed decimals).
+    results: packResults(model, FROZEN_TEXT),
   };
 }
 

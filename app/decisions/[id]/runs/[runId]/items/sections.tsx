@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { formatThreshold } from "@/lib/format";
 import { CELL_FILTERS, drillDownHref, type DrillQueryInput } from "@/lib/schemas/drill-down";
 import type { FieldProblem } from "@/lib/server/errors";
 import { NO_SLICE, type DrillPage } from "@/lib/server/pack/drill-down";
@@ -58,10 +59,10 @@ export function DrillSummary({ page }: { page: DrillPage }) {
   const thresholdNote =
     filter.threshold === page.run.operatingThreshold
       ? "the run's operating threshold"
-      : `an operating point (the run's threshold is ${page.run.operatingThreshold})`;
+      : `an operating point (the run's threshold is ${formatThreshold(page.run.operatingThreshold)})`;
   return (
     <p data-testid="drill-summary">
-      {CELL_LABELS[filter.cell]} at t = {filter.threshold} ({thresholdNote})
+      {CELL_LABELS[filter.cell]} at t = {formatThreshold(filter.threshold)} ({thresholdNote})
       {filter.slice !== null && (
         <>
           {" "}
