@@ -9,9 +9,10 @@ const INGEST = path.resolve(import.meta.dirname, "../../../test/fixtures/ingest"
 const file = (root: string, name: string): UploadFile => ({ name: path.basename(name), path: path.join(root, name) });
 
 /** The refusal's one reason, after checking it is a refusal that wrote nothing but its audit event. */
-async function refusal(decisionId: string, upload: Promise<unknown>): Promise<string> {
+/** Starts the upload only after counting, so its refusal is awaited from the start (never an unhandled rejection). */
+async function refusal(decisionId: string, upload: () => Promise<unknown>): Promise<string> {
   const before = await counts(decisionId);
-  const error = await upload.then(
+  const error = await upload().then(
     () => expect.fail("expected the file to be refused"),
     (e: unknown) => e,
   );
@@ -30,8 +31,7 @@ async function refusal(decisionId: string, upload: Promise<unknown>): Promise<st
 describe("a file of the wrong kind", () => {
   it("a GuideLLM report offered as a leaderboard is named a serving benchmark", async () => {
     const { analyst, decisionId } = await makeDecisionWithCandidate();
-    const reason = await refusal(
-      decisionId,
+    const reason = await refusal(decisionId, () =>
       importLeaderboard(analyst, decisionId, file(EXTERNAL, "guidellm/benchmarks_stripped_v0.2-era.json")),
     );
     expect(reason).toBe(
@@ -42,14 +42,12 @@ describe("a file of the wrong kind", () => {
   it("leaderboard files offered as serving benchmarks are named leaderboards", async () => {
     const { analyst, decisionId } = await makeDecisionWithCandidate();
     expect(
-      await refusal(
-        decisionId,
+      await refusal(decisionId, () =>
         importServing(analyst, decisionId, file(EXTERNAL, "lm-eval-harness/results_2026-07-08T18-15-33.115417.json")),
       ),
     ).toMatch(/^this is a lm-evaluation-harness results JSON \(leaderboard scores\), .*upload it under leaderboards$/);
     expect(
-      await refusal(
-        decisionId,
+      await refusal(decisionId, () =>
         importServing(analyst, decisionId, bytes("l.csv", "model;suite;metric;value\nm;mmlu;acc;0.7\n")),
       ),
     ).toMatch(/^this is a Generic leaderboard CSV .*\(leaderboard scores\), not a serving benchmark/);
@@ -57,12 +55,11 @@ describe("a file of the wrong kind", () => {
 
   it("the buyer's own files offered as another kind are named", async () => {
     const { analyst, decisionId, candidateId } = await makeDecisionWithCandidate();
-    expect(await refusal(decisionId, importLeaderboard(analyst, decisionId, file(INGEST, "predictions.csv")))).toBe(
-      "this is a candidate's predictions, not leaderboard scores: upload it under predictions",
-    );
     expect(
-      await refusal(
-        decisionId,
+      await refusal(decisionId, () => importLeaderboard(analyst, decisionId, file(INGEST, "predictions.csv"))),
+    ).toBe("this is a candidate's predictions, not leaderboard scores: upload it under predictions");
+    expect(
+      await refusal(decisionId, () =>
         importDataset(analyst, decisionId, file(INGEST, "predictions-semicolon.csv"), { datasetName: "d" }),
       ),
     ).toBe("this is a candidate's predictions, not a labelled dataset: upload it under predictions");
@@ -71,8 +68,7 @@ describe("a file of the wrong kind", () => {
       negativeLabels: ["benign"],
     });
     expect(
-      await refusal(
-        decisionId,
+      await refusal(decisionId, () =>
         importPredictions(
           analyst,
           decisionId,
