@@ -150,7 +150,7 @@ export async function migrateDatabase(): Promise<string[]> {
  */
 export function describeDatabase(): string {
   const { DATABASE_URL: url, DATABASE_MIGRATION_URL: ownerUrl } = env();
-  if (!url) return `embedded PGlite in ${path.resolve(embeddedDataDir())}`;
+  if (!url) return `embedded PGlite in ${embeddedDataDir()}`;
   const parsed = new URL(url);
   // A Unix socket is named by the `host` parameter, the URL's host then being empty.
   const host = parsed.searchParams.get("host") || `${parsed.hostname}:${parsed.port || 5432}`;

@@ -1,16 +1,10 @@
-import path from "node:path";
+import { EXTERNAL, collect, type Collected } from "./sources";
 import type { ByteSource } from "../../lib/ingest/byte-source";
-import type { ParseIssue } from "../../lib/ingest/formats/types";
-import type {
-  ItemResultParser,
-  ItemResultReadOptions,
-  ToolItem,
-  ToolRun,
-} from "../../lib/ingest/formats/item-results/types";
+import type { ItemResultParser, ItemResultReadOptions } from "../../lib/ingest/formats/item-results/types";
 
 // Test-only helpers: the real sample files copied from shared/fixtures/external (each folder
 // with its SOURCE.txt), and bytes made in a test, read through a parser into plain arrays.
-export const EXTERNAL = path.resolve(import.meta.dirname, "../fixtures/external");
+export { EXTERNAL };
 
 /** Bytes held in memory as a byte source, cut into small chunks so lines and entries straddle them. */
 export function bytesSource(bytes: Buffer, chunk = 97): ByteSource {
@@ -30,10 +24,7 @@ export function bytesSource(bytes: Buffer, chunk = 97): ByteSource {
   };
 }
 
-export interface ReadAll {
-  runs: ToolRun[];
-  items: ToolItem[];
-  issues: ParseIssue[];
+export interface ReadAll extends Collected {
   /** The kinds in the order yielded, batches collapsed: "run" must come first. */
   order: string[];
 }
@@ -43,12 +34,6 @@ export async function readAll(
   source: ByteSource,
   options?: ItemResultReadOptions,
 ): Promise<ReadAll> {
-  const out: ReadAll = { runs: [], items: [], issues: [], order: [] };
-  for await (const event of parser.read(source, options)) {
-    if (out.order.at(-1) !== event.kind) out.order.push(event.kind);
-    if (event.kind === "run") out.runs.push(event.run);
-    else if (event.kind === "items") out.items.push(...event.items);
-    else out.issues.push(event.issue);
-  }
-  return out;
+  const out = await collect(parser.read(source, options));
+  return { ...out, order: out.order.filter((kind, i, order) => order[i - 1] !== kind) };
 }
