@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "EvalRun" ADD COLUMN     "scoreBasis" TEXT,
+ADD COLUMN     "toolRun" JSONB;
