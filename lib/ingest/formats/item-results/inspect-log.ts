@@ -1,26 +1,21 @@
-import { Reader, Uint8ArrayWriter, ZipReader, type Entry, type FileEntry } from "@zip.js/zip.js";
-import { decompress as zstdDecompress } from "fzstd";
-import type { AsyncBuffer } from "hyparquet";
 import type { ByteSource } from "../../byte-source";
 import { isObject, parseJson, type JsonObject } from "../json";
 import { streamJsonValues } from "./json-stream";
 import type { ParseIssue } from "../types";
 import { checkInspectHeader, inspectTarget, readInspectRun, readInspectSample, resolvedModel } from "./inspect-sample";
 import type { ItemResultEvent, ItemResultParser, ToolItem } from "./types";
+import { ZipFile, type ZipMember } from "./zip-members";
 
 /**
  * Inspect AI logs (EVAL-FORMATS.md §2): a `.eval` ZIP (`header.json`, `samples/<id>_epoch_<n>.json`,
  * `summaries.json`, `reductions.json`, `_journal/…`) whose members are deflated (method 8, to
  * 0.3.205) or zstd-compressed (method 93, the default since 0.3.206), or a `.json` log (one object
  * with `samples: [...]`). The ZIP is read through its central directory by random access, one
- * member at a time: a log of 1 GB is never in memory whole.
+ * member at a time (zip-members.ts): a log of 1 GB is never in memory whole.
  */
 
-const ZSTD = 93;
 /** Samples per items event. */
 const BATCH = 256;
-/** Bytes read ahead from the archive: one read serves many small neighbouring sample members. */
-const WINDOW = 1 << 20;
 const SAMPLE_ENTRY = /^samples\/.+_epoch_\d+\.json$/;
 
 function detect(head: Buffer, fileName: string): number {
@@ -43,87 +38,54 @@ async function* read(source: ByteSource): AsyncGenerator<ItemResultEvent> {
   else yield* readJsonLog(source);
 }
 
-/** A byte source's random access as zip.js reads it, through a read-ahead window. */
-class WindowReader extends Reader<AsyncBuffer> {
-  private windowStart = 0;
-  private window = new Uint8Array(0);
-
-  constructor(private readonly file: AsyncBuffer) {
-    super(file);
-  }
-
-  override async init(): Promise<void> {
-    this.size = this.file.byteLength;
-  }
-
-  override async readUint8Array(index: number, length: number): Promise<Uint8Array> {
-    const end = index + length;
-    if (index < this.windowStart || end > this.windowStart + this.window.length) {
-      const stop = Math.min(this.file.byteLength, Math.max(end, index + WINDOW));
-      this.window = new Uint8Array(await this.file.slice(index, stop));
-      this.windowStart = index;
-    }
-    return this.window.subarray(index - this.windowStart, end - this.windowStart);
-  }
-}
-
-/** One member's bytes, decompressed: deflate by zip.js, zstd (which zip.js does not decode) by fzstd. */
-async function memberText(entry: FileEntry): Promise<string> {
-  const bytes =
-    entry.compressionMethod === ZSTD
-      ? zstdDecompress(await entry.getData(new Uint8ArrayWriter(), { passThrough: true, useWebWorkers: false }))
-      : await entry.getData(new Uint8ArrayWriter(), { useWebWorkers: false });
-  return new TextDecoder().decode(bytes);
-}
-
 type Member = { value: unknown } | { issue: ParseIssue };
 
-async function readMember(entry: FileEntry): Promise<Member> {
+async function readMember(zip: ZipFile, member: ZipMember): Promise<Member> {
   let text: string;
   try {
-    text = await memberText(entry);
+    text = (await zip.read(member)).toString("utf8");
   } catch (error) {
     const reason = `unreadable ZIP member: ${error instanceof Error ? error.message : String(error)}`;
-    return { issue: { record: entry.filename, field: "(member)", reason } };
+    return { issue: { record: member.name, field: "(member)", reason } };
   }
   const parsed = parseJson(text);
-  return parsed.ok ? { value: parsed.value } : { issue: { ...parsed.issue, record: entry.filename } };
+  return parsed.ok ? { value: parsed.value } : { issue: { ...parsed.issue, record: member.name } };
 }
 
 async function* readEvalZip(source: ByteSource): AsyncGenerator<ItemResultEvent> {
-  let entries: Entry[];
+  const zip = new ZipFile(await source.randomAccess());
+  let members: ZipMember[];
   try {
-    entries = await new ZipReader(new WindowReader(await source.randomAccess()), { useWebWorkers: false }).getEntries();
+    members = await zip.members();
   } catch (error) {
     const reason = `not a readable ZIP: ${error instanceof Error ? error.message : String(error)}`;
     yield { kind: "issue", issue: { field: "(file)", reason } };
     return;
   }
-  const files = entries.filter((e): e is FileEntry => !e.directory);
-  const headerEntry = files.find((e) => e.filename === "header.json");
-  if (!headerEntry) {
+  const headerMember = members.find((m) => m.name === "header.json");
+  if (!headerMember) {
     // Inspect writes header.json when the run ends: without it the log is one still being written.
     const reason = 'no header.json: the run did not finish (status "started"); a partial log is refused';
     yield { kind: "issue", issue: { record: "header.json", field: "status", reason } };
     return;
   }
-  const member = await readMember(headerEntry);
+  const member = await readMember(zip, headerMember);
   const refusal = "issue" in member ? member.issue : checkInspectHeader(member.value, "header.json");
   if (refusal || !("value" in member)) {
     if (refusal) yield { kind: "issue", issue: refusal };
     return;
   }
   const header = member.value as JsonObject;
-  const samples = files.filter((e) => SAMPLE_ENTRY.test(e.filename)).sort((a, b) => a.offset - b.offset);
+  const samples = members.filter((m) => SAMPLE_ENTRY.test(m.name)).sort((a, b) => a.localOffset - b.localOffset);
   const missing = missingSamples(header, samples.length);
   if (missing) {
     yield { kind: "issue", issue: missing };
     return;
   }
-  const first = samples[0] ? await readMember(samples[0]) : undefined;
+  const first = samples[0] ? await readMember(zip, samples[0]) : undefined;
   const model = first && "value" in first ? resolvedModel(first.value) : undefined;
   yield { kind: "run", run: readInspectRun(header, model) };
-  yield* readZipSamples(samples);
+  yield* readZipSamples(zip, samples);
 }
 
 /** Samples into items, in batches; the label set is loaded the first time a sample carries logprobs. */
@@ -148,12 +110,12 @@ class SampleItems {
   }
 }
 
-async function* readZipSamples(samples: FileEntry[]): AsyncGenerator<ItemResultEvent> {
-  const items = new SampleItems(() => zipTargets(samples));
-  for (const entry of samples) {
-    const member = await readMember(entry);
+async function* readZipSamples(zip: ZipFile, samples: ZipMember[]): AsyncGenerator<ItemResultEvent> {
+  const items = new SampleItems(() => zipTargets(zip, samples));
+  for (const sample of samples) {
+    const member = await readMember(zip, sample);
     if ("issue" in member) yield { kind: "issue", issue: member.issue };
-    else yield* items.add(member.value, entry.filename);
+    else yield* items.add(member.value, sample.name);
   }
   yield* items.flush();
 }
@@ -178,10 +140,10 @@ function missingSamples(header: JsonObject, held: number): ParseIssue | undefine
 }
 
 /** The log's distinct gold labels (trimmed), the label tokens a logprob softmax spans. */
-async function zipTargets(samples: FileEntry[]): Promise<string[]> {
+async function zipTargets(zip: ZipFile, samples: ZipMember[]): Promise<string[]> {
   const targets = new Set<string>();
-  for (const entry of samples) {
-    const member = await readMember(entry);
+  for (const sample of samples) {
+    const member = await readMember(zip, sample);
     const target = "value" in member && isObject(member.value) ? inspectTarget(member.value.target) : undefined;
     if (target) targets.add(target);
   }
