@@ -30,6 +30,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { dropDatabase, recreateDatabase } from "../test/database.ts";
+import { psql as psqlOn, setupDecision } from "./decision-setup.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SMOKE = process.argv.includes("--smoke");
@@ -97,59 +98,7 @@ async function files(n: number) {
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const rate = (rows: number, s: number) => `${Math.round(rows / s).toLocaleString("en-US")} rows/s`;
 
-async function setup(pool: pg.Pool, n: number, datasetFile: string) {
-  const {
-    rows: [user],
-  } = await pool.query(
-    `INSERT INTO "User" (id, email, name, "passwordHash", roles, "updatedAt") VALUES ($1, $2, $3, 'x', '{ANALYST}', now()) RETURNING id`,
-    // Printed names are unique among active users: one per size.
-    [`bench-user-${n}`, `bench-${n}@verdict.test`, `Bench ${n}`],
-  );
-  const decisionId = `bench-${n}`;
-  await pool.query(
-    `INSERT INTO "Decision" (id, title, "positiveClass", prevalence, "costFn", "costFp", "recallFloor", "createdById", "updatedAt") VALUES ($1, 'bench', 'positive', 0.05, 10, 1, 0.8, $2, now())`,
-    [decisionId, user.id],
-  );
-  await pool.query(
-    `INSERT INTO "Candidate" (id, "decisionId", name, provider) VALUES ($1, $2, 'bench-model', 'bench')`,
-    [`${decisionId}-cand`, decisionId],
-  );
-  await pool.query(`INSERT INTO "Dataset" (id, "decisionId", name) VALUES ($1, $2, 'bench')`, [
-    `${decisionId}-ds`,
-    decisionId,
-  ]);
-  const {
-    rows: [version],
-  } = await pool.query(
-    `INSERT INTO "DatasetVersion" ("datasetId", version, "itemCount", "positiveCount") VALUES ($1, 1, $2, 0) RETURNING id`,
-    [`${decisionId}-ds`, n],
-  );
-  // The dataset itself is loaded directly (not timed): the benchmark is the predictions upload.
-  psql(
-    "CREATE TEMP TABLE d (id text, label int)",
-    `\\copy d FROM '${datasetFile}' WITH (FORMAT csv, HEADER true)`,
-    `INSERT INTO "DatasetItem" ("datasetVersionId", "itemId", label) SELECT ${version.id}, id, label = 1 FROM d`,
-  );
-  // An eval run (and so its "PredictionSet" row) for the psql twin's foreign key to point at.
-  const {
-    rows: [run],
-  } = await pool.query(
-    `INSERT INTO "EvalRun" ("decisionId", "candidateId", "datasetVersionId") VALUES ($1, $2, $3) RETURNING id`,
-    [decisionId, `${decisionId}-cand`, version.id],
-  );
-  return {
-    decisionId,
-    candidateId: `${decisionId}-cand`,
-    versionId: version.id as number,
-    userId: user.id as string,
-    psqlRunId: run.id as number,
-  };
-}
-
-/** psql running each command in turn, stopping at the first error. */
-function psql(...commands: string[]): void {
-  execFileSync("psql", [URL_, "-v", "ON_ERROR_STOP=1", "-q", ...commands.flatMap((c) => ["-c", c])]);
-}
+const psql = (...commands: string[]) => psqlOn(URL_, ...commands);
 
 /** The twins' foreign key: "Prediction"'s, to the run's "PredictionSet" row. */
 const TWIN_FOREIGN_KEY = `FOREIGN KEY ("evalRunId") REFERENCES "PredictionSet"("evalRunId") ON DELETE CASCADE ON UPDATE CASCADE`;
@@ -255,7 +204,7 @@ async function main() {
   try {
     for (const n of SIZES) {
       const f = await files(n);
-      const s = await setup(pool, n, f.dataset);
+      const s = await setupDecision(URL_, pool, n, f.dataset);
       const upload = (mode: "predictions" | "ready") =>
         child(
           [mode, s.decisionId, s.candidateId, String(s.versionId), s.userId, f.predictions],
