@@ -1,3 +1,5 @@
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { StoredRunMetrics } from "./run-input";
 import type { Pct, Pricing, Slos } from "./serving";
@@ -81,6 +83,13 @@ export interface PackRun {
   computedAt: string | null;
   dataset: { name: string; version: number; itemCount: number; positiveCount: number } | null;
   metrics: StoredRunMetrics | null;
+  /**
+   * What the run's scores are (issue 24 §3): null for Verdict's own predictions and harness runs;
+   * absent in revisions frozen before it was recorded.
+   */
+  scoreBasis?: ScoreBasis | null;
+  /** Where a run imported from another eval tool came from (tool, model, task, file format, mapping); null otherwise. */
+  toolRun?: RunProvenance | null;
 }
 
 export interface PackServing {

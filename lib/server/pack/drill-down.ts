@@ -1,4 +1,6 @@
 import "server-only";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { storedRunMetrics, type StoredRunMetrics } from "@/lib/pack/run-input";
@@ -107,6 +109,8 @@ async function readDoneRun(prisma: Database["prisma"], decisionId: string, runId
           candidateId: true,
           datasetVersionId: true,
           metrics: true,
+          scoreBasis: true,
+          toolRun: true,
           datasetVersion: { select: { version: true, dataset: { select: { name: true } } } },
         },
       })
@@ -182,6 +186,9 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
     dataset: { name: run.datasetVersion.dataset.name, version: run.datasetVersion.version },
     operatingThreshold,
     scoreKind: metrics.input.scoreKind,
+    // Where an imported tool run's scores came from (issue 24 §3): null for Verdict's own runs.
+    scoreBasis: (run.scoreBasis as ScoreBasis | null) ?? null,
+    toolRun: (run.toolRun as unknown as RunProvenance | null) ?? null,
     countsInPack: counts,
   };
   const filterOut = {

@@ -1,4 +1,6 @@
 import "server-only";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import type {
   OtherRun,
   PackCandidate,
@@ -120,6 +122,8 @@ export async function readRuns(
       computedAt: r.computedAt?.toISOString() ?? null,
       dataset: dataset(r),
       metrics: metrics.get(r.id) ?? null,
+      scoreBasis: (r.scoreBasis as ScoreBasis | null) ?? null,
+      toolRun: (r.toolRun as unknown as RunProvenance | null) ?? null,
     }));
   const otherRuns: OtherRun[] = all
     .filter((r) => !countingIds.has(r.id))
