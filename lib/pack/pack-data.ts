@@ -56,6 +56,8 @@ export interface PackScore {
   source: string;
   sourceUrl?: string | null;
   retrievedAt: string;
+  /** The date the source states for the number (ISO), apart from its import time; null: not stated. */
+  asOf?: string | null;
   relevanceNote: string;
 }
 
@@ -69,6 +71,8 @@ export interface PackResemblance {
   distributionNote: string;
   promptScoring: ResemblanceAnswer;
   promptScoringNote: string;
+  /** The analyst's note on why the suite's numbers matter for this decision ("" when none). */
+  relevanceNote?: string;
 }
 
 export interface PackRun {

@@ -55,12 +55,13 @@ export async function readScores(
     // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
     where: { decisionId, candidateId: { not: null } },
     orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-    select: PACK_SCORE,
+    // asOf is read beside the frozen list (PACK_SCORE): a revision states it only when a source gave one.
+    select: { ...PACK_SCORE, asOf: true },
   });
   const resemblances = await client.suiteResemblance.findMany({
     where: { decisionId },
     orderBy: { suite: "asc" },
-    select: PACK_RESEMBLANCE,
+    select: { ...PACK_RESEMBLANCE, relevanceNote: true },
   });
   // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
   const newest = new Map<string, (typeof scores)[number]>();
@@ -70,6 +71,7 @@ export async function readScores(
       ...s,
       candidateId: s.candidateId!,
       retrievedAt: s.retrievedAt.toISOString(),
+      asOf: s.asOf?.toISOString() ?? null,
     })),
     resemblances,
   };
