@@ -163,9 +163,14 @@ export function formatUtc(date: Date | string, precision: DatePrecision = "minut
  * 29 months before this decision" — or "source date not stated" when the source gives none (the
  * import date is never shown in its place). Page, PDF and JSON export all write it here.
  */
-export function formatAsOf(asOf: Date | string | null | undefined, reference: Date | string): string {
+export function formatAsOf(
+  asOf: Date | string | null | undefined,
+  reference: Date | string | null | undefined,
+): string {
   if (asOf === null || asOf === undefined) return "source date not stated";
   const a = new Date(asOf);
+  // A pack read before decisions carried their opening date: the source's month alone.
+  if (reference === null || reference === undefined) return `as of ${a.toISOString().slice(0, 7)}`;
   const r = new Date(reference);
   const months = (r.getUTCFullYear() - a.getUTCFullYear()) * 12 + (r.getUTCMonth() - a.getUTCMonth());
   const month = a.toISOString().slice(0, 7);

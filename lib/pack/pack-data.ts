@@ -25,12 +25,14 @@ export interface PackDecision extends Slos {
   archivedAt: Date | string | null;
   /** The dataset version the pack is evaluated on (SPEC §2); null until a dataset is uploaded. */
   evaluationDatasetVersionId: number | null;
+  /** When the decision was opened (ISO): the reference of a leaderboard row's age (formatAsOf). */
+  createdAt?: string;
 }
 
 /** The task parameters alone (SPEC §2), as the parameter list and the stress test show them. */
 export type TaskParameters = Omit<
   PackDecision,
-  "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId"
+  "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId" | "createdAt"
 >;
 
 export interface PackCandidate extends Pricing {

@@ -38,12 +38,13 @@ export async function readDecisionCore(
       status: true,
       archivedAt: true,
       evaluationDatasetVersionId: true,
+      createdAt: true,
       candidates: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: PACK_CANDIDATE },
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, ...decision } = d;
-  return { decision, candidates };
+  const { candidates, createdAt, ...rest } = d;
+  return { decision: { ...rest, createdAt: createdAt.toISOString() }, candidates };
 }
 
 export async function readScores(
