@@ -146,6 +146,13 @@ export const API: Entry[] = [
     body: { suite: "MMLU", task: "MATCH", distribution: "PARTIAL", promptScoring: "MISMATCH" },
     allowed: ["analyst"],
   },
+  {
+    file: "app/api/v1/decisions/[id]/resemblances/route.ts",
+    method: "PATCH",
+    url: `/api/v1/decisions/${MISSING}/resemblances`,
+    body: { suite: "MMLU", relevanceNote: "A note." },
+    allowed: ["analyst"],
+  },
   { file: "app/api/v1/decisions/[id]/route.ts", method: "GET", url: `/api/v1/decisions/${DEMO}`, allowed: READERS },
   {
     file: "app/api/v1/decisions/[id]/route.ts",

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "candidate.update",
   "candidate.remove",
   "resemblance.answer",
+  "resemblance.relevance_note",
   "eval_run.recompute_queued",
   "evidence.import",
   "evidence.import_failed",

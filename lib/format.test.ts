@@ -12,6 +12,7 @@ import {
   formatThroughput,
   formatTick,
   formatUtc,
+  formatAsOf,
 } from "./format";
 
 describe("formatUtc", () => {
@@ -82,5 +83,20 @@ describe("one number format rule", () => {
     expect(formatTick(1e-17, 2)).toBe("0");
     expect(formatTick(150.4, 2)).toBe("150");
     expect(formatTick(12500, 2)).toBe("12,500");
+  });
+});
+
+describe("formatAsOf", () => {
+  it("states the source's month and its age before the decision, never the import date", () => {
+    expect(formatAsOf("2024-07-19T00:00:00Z", "2026-12-03T10:00:00Z")).toBe(
+      "as of 2024-07, 29 months before this decision",
+    );
+    expect(formatAsOf(new Date("2026-11-30T00:00:00Z"), "2026-12-03T00:00:00Z")).toBe(
+      "as of 2026-11, 1 month before this decision",
+    );
+    expect(formatAsOf("2026-12-01T00:00:00Z", "2026-12-03T00:00:00Z")).toBe(
+      "as of 2026-12, the month of this decision",
+    );
+    expect(formatAsOf(null, "2026-12-03T00:00:00Z")).toBe("source date not stated");
   });
 });

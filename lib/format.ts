@@ -156,3 +156,25 @@ export function formatUtc(date: Date | string, precision: DatePrecision = "minut
   const text = new Date(date).toISOString().slice(0, ISO_LENGTH[precision]).replace("T", " ");
   return labelled ? `${text} UTC` : text;
 }
+
+/**
+ * A leaderboard row's age: the date its source states ("as of"), to the month, and how many whole
+ * months it is before the decision (`reference`: when the decision was opened) — "as of 2024-07,
+ * 29 months before this decision" — or "source date not stated" when the source gives none (the
+ * import date is never shown in its place). Page, PDF and JSON export all write it here.
+ */
+export function formatAsOf(
+  asOf: Date | string | null | undefined,
+  reference: Date | string | null | undefined,
+): string {
+  if (asOf === null || asOf === undefined) return "source date not stated";
+  const a = new Date(asOf);
+  // A pack read before decisions carried their opening date: the source's month alone.
+  if (reference === null || reference === undefined) return `as of ${a.toISOString().slice(0, 7)}`;
+  const r = new Date(reference);
+  const months = (r.getUTCFullYear() - a.getUTCFullYear()) * 12 + (r.getUTCMonth() - a.getUTCMonth());
+  const month = a.toISOString().slice(0, 7);
+  if (months === 0) return `as of ${month}, the month of this decision`;
+  const n = Math.abs(months);
+  return `as of ${month}, ${n} month${n === 1 ? "" : "s"} ${months > 0 ? "before" : "after"} this decision`;
+}

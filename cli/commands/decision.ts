@@ -6,8 +6,10 @@ import { database } from "../../lib/server/db.ts";
 import { createDecision } from "../../lib/server/decisions/decisions.ts";
 import { AppError, fieldProblems, type FieldProblem } from "../../lib/server/errors.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, requireActorOption, resolveActor } from "../actor.ts";
+import { runRelevanceNote } from "./decision-relevance.ts";
 
 export const HELP = `usage: verdict decision create --file decision.json [--as EMAIL | --token TOKEN]
+       verdict decision relevance-note --decision ID --suite SUITE --note TEXT (see relevance-note --help)
 
 Creates a decision (status DRAFT) from the same JSON body as POST /api/v1/decisions, through the
 same server code (permission decision.edit, validation, the decision.create audit event), against
@@ -33,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + "\n");
     return sub ? 0 : 2;
   }
+  if (sub === "relevance-note") return runRelevanceNote(rest);
   if (sub !== "create") {
     process.stderr.write(`verdict decision: unknown subcommand "${sub}"\n\n${HELP}\n`);
     return 2;

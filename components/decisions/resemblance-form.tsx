@@ -14,6 +14,7 @@ export interface ResemblanceValues {
     distributionNote: string;
     promptScoring: Answer;
     promptScoringNote: string;
+    relevanceNote: string;
   } | null;
 }
 
@@ -85,6 +86,17 @@ export function ResemblanceForm({
           </label>
         </fieldset>
       ))}
+      <label>
+        Relevance note — why this suite&apos;s numbers matter (or not) for this decision; printed in the record
+        <textarea
+          name="relevanceNote"
+          defaultValue={values.answer?.relevanceNote ?? ""}
+          disabled={disabled}
+          rows={2}
+          aria-label={`${values.suite}: relevance note`}
+        />
+      </label>
+      <FieldError errors={errors?.relevanceNote} />
       <FormMessage state={state} />
       {!disabled && (
         <div>

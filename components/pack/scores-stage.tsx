@@ -1,6 +1,6 @@
 import type { PackCandidate, PackResemblance, PackScore } from "@/lib/pack/pack-data";
 import { scoreTables, type ScoreTable } from "@/lib/pack/score-tables";
-import { formatScore } from "@/lib/format";
+import { formatAsOf, formatScore } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 const ANSWER = { MATCH: "match", PARTIAL: "partial", MISMATCH: "mismatch" } as const;
@@ -13,10 +13,13 @@ function SuiteScoreTable({
   table,
   candidates,
   stage,
+  openedAt,
 }: {
   table: ScoreTable<PackScore>;
   candidates: PackCandidate[];
   stage: Stage;
+  /** When the decision was opened: each row's age is counted from it. */
+  openedAt: string | undefined;
 }) {
   return (
     <TableScroll label={`${table.suite} scores`}>
@@ -44,7 +47,7 @@ function SuiteScoreTable({
             <th scope="col" className="num">
               Rank
             </th>
-            <th scope="col">Source, retrieved</th>
+            <th scope="col">Source, as of</th>
             <th scope="col">Relevance note</th>
           </tr>
         </thead>
@@ -72,7 +75,9 @@ function SuiteScoreTable({
                 </td>
                 <td>
                   {s.sourceUrl ? <a href={s.sourceUrl}>{s.source}</a> : s.source}
-                  <small className="muted block">retrieved {s.retrievedAt.slice(0, 10)}</small>
+                  {/* The date the source states, apart from when it was imported into Verdict. */}
+                  <small className="block">{formatAsOf(s.asOf, openedAt)}</small>
+                  <small className="muted block">imported {s.retrievedAt.slice(0, 10)}</small>
                 </td>
                 <td>{s.relevanceNote || <span className="muted">—</span>}</td>
               </tr>
@@ -103,6 +108,9 @@ function SuiteResemblance({ suite, resemblance }: { suite: string; resemblance: 
               {note ? ` — ${note}` : ""}
             </li>
           ))}
+          <li data-testid="relevance-note">
+            Relevance note: {resemblance.relevanceNote || <span className="muted">none written</span>}
+          </li>
         </ul>
       ) : (
         <span className="muted">
@@ -120,11 +128,14 @@ export function ScoresStage({
   scores,
   resemblances,
   stage,
+  openedAt,
 }: {
   candidates: PackCandidate[];
   scores: PackScore[];
   resemblances: PackResemblance[];
   stage: Stage;
+  /** When the decision was opened (ISO): the reference of each leaderboard row's age. */
+  openedAt: string | undefined;
 }) {
   // One table per suite and metric, each candidate's newest score ranked among those that have it.
   const tables = scoreTables(scores, stage);
@@ -145,7 +156,13 @@ export function ScoresStage({
           {tables
             .filter((t) => t.suite === suite)
             .map((table) => (
-              <SuiteScoreTable key={table.label} table={table} candidates={candidates} stage={stage} />
+              <SuiteScoreTable
+                key={table.label}
+                table={table}
+                candidates={candidates}
+                stage={stage}
+                openedAt={openedAt}
+              />
             ))}
           <SuiteResemblance suite={suite} resemblance={resemblances.find((r) => r.suite === suite)} />
         </div>

@@ -33,6 +33,7 @@ export function ScoresView({ stage, label }: { stage: "LEADERBOARD" | "PREFERENC
       scores={s.scores.scores}
       resemblances={s.scores.resemblances}
       stage={stage}
+      openedAt={s.decision.createdAt}
     />
   );
 }

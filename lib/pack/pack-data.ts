@@ -27,12 +27,14 @@ export interface PackDecision extends Slos {
   archivedAt: Date | string | null;
   /** The dataset version the pack is evaluated on (SPEC §2); null until a dataset is uploaded. */
   evaluationDatasetVersionId: number | null;
+  /** When the decision was opened (ISO): the reference of a leaderboard row's age (formatAsOf). */
+  createdAt?: string;
 }
 
 /** The task parameters alone (SPEC §2), as the parameter list and the stress test show them. */
 export type TaskParameters = Omit<
   PackDecision,
-  "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId"
+  "id" | "title" | "description" | "status" | "archivedAt" | "evaluationDatasetVersionId" | "createdAt"
 >;
 
 export interface PackCandidate extends Pricing {
@@ -58,6 +60,8 @@ export interface PackScore {
   source: string;
   sourceUrl?: string | null;
   retrievedAt: string;
+  /** The date the source states for the number (ISO), apart from its import time; null: not stated. */
+  asOf?: string | null;
   relevanceNote: string;
 }
 
@@ -71,6 +75,8 @@ export interface PackResemblance {
   distributionNote: string;
   promptScoring: ResemblanceAnswer;
   promptScoringNote: string;
+  /** The analyst's note on why the suite's numbers matter for this decision ("" when none). */
+  relevanceNote?: string;
 }
 
 export interface PackRun {

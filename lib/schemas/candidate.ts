@@ -74,5 +74,15 @@ export const resemblanceSchema = z.object({
   distributionNote: text(2000),
   promptScoring: answer("prompt format and scoring rule"),
   promptScoringNote: text(2000),
+  /** Left out: the suite's relevance note stays as it is (a PUT of the answers alone keeps it). */
+  relevanceNote: z.string().trim().max(2000).optional(),
 });
 export type ResemblanceInput = z.infer<typeof resemblanceSchema>;
+
+/** The analyst's relevance note on one suite (PATCH …/resemblances, `verdict decision relevance-note`). */
+export const relevanceNoteSchema = z.object({
+  decisionId: z.string().min(1),
+  suite: z.string().trim().min(1).max(300),
+  relevanceNote: text(2000),
+});
+export type RelevanceNoteInput = z.infer<typeof relevanceNoteSchema>;

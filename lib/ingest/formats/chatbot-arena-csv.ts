@@ -3,10 +3,11 @@ import { csvHeaderCells } from "./csv-delimiter";
 import { CsvFields } from "./csv-fields";
 import { fileFailure, show } from "./issues";
 import { readNumberText } from "./numbers";
-import type { LeaderboardRecord, LeaderboardStage } from "./types";
+import type { LeaderboardRecord, LeaderboardStage, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkFraction, checkRecord } from "./validate";
 import { endParse, formatParser } from "./parser-end";
+import { dateInFileName } from "./source-date";
 
 /**
  * LMSYS Chatbot Arena leaderboard CSVs (FastChat `load_leaderboard_table_csv` rules: "-" = missing).
@@ -18,7 +19,8 @@ import { endParse, formatParser } from "./parser-end";
  *   UI export    [Rank* (UB),]Model,Arena Score,95% CI,Votes,...  (CI "+x/-y" → ciLow/ciHigh)
  * Stored: Arena Elo/score → suite "Chatbot Arena", metric "Elo rating", stage PREFERENCE (Elo points);
  * MT-bench score (0–10 judge scale, kept as is); MT-bench win rate "69.38%" → 0.6938; MMLU is
- * already a fraction (0.864).
+ * already a fraction (0.864). The table's date is only in its published file name
+ * (leaderboard_table_20240705.csv): it becomes every record's asOf.
  */
 const FORMAT = "chatbot-arena-csv";
 const SOURCE = "Chatbot Arena";
@@ -44,7 +46,7 @@ function readCi(text: string): [number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
-function parse(content: string) {
+function parse(content: string, options: ParseOptions = {}) {
   const read = readCsv(content);
   if (!read.ok) return fileFailure(FORMAT, read.issue);
   const { header, rows } = read.table;
@@ -62,12 +64,14 @@ function parse(content: string) {
   const issues = csvIssues(read.table);
   const f = new CsvFields(issues, header);
   const records: LeaderboardRecord[] = [];
+  const asOf = dateInFileName(options.fileName);
   const emit = (
     line: number,
     partial: Omit<LeaderboardRecord, "source" | "higherIsBetter" | "stage">,
     stage: LeaderboardStage,
   ) => {
     const record: LeaderboardRecord = { ...partial, higherIsBetter: true, stage, source: SOURCE };
+    if (asOf) record.asOf = asOf;
     const ok = checkRecord(leaderboardRecordSchema, record, { line }, issues);
     if (ok) records.push(ok);
   };

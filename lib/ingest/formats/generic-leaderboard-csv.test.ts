@@ -22,7 +22,7 @@ describe("generic leaderboard CSV", () => {
       higherIsBetter: true,
       stage: "LEADERBOARD",
       source: 'lm-eval "0.4"',
-      retrievedAt: "2024-05-01T00:00:00.000Z",
+      asOf: "2024-05-01T00:00:00.000Z",
     });
     expect(r.records[1]).toMatchObject({
       model: "multi\r\nline model",

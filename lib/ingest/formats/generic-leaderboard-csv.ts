@@ -11,7 +11,8 @@ import { endParse, formatParser } from "./parser-end";
 /**
  * Verdict's own leaderboard CSV. Columns (header names, any order, case-insensitive):
  *   required  model, suite, metric, value
- *   optional  stderr, ci_low, ci_high, votes, source, retrieved_at, higher_is_better, stage
+ *   optional  stderr, ci_low, ci_high, votes, source, retrieved_at (or as_of), higher_is_better, stage
+ * `retrieved_at`/`as_of` is the date the numbers are from (stored as asOf, apart from the import date).
  * `value` is stored as written (fractions for accuracy-like metrics, Elo points for ratings);
  * a trailing "%" marks a percent and is divided by 100. `higher_is_better` (true/false) defaults
  * from the metric name (loss, error, latency... are lower-is-better); `stage` (LEADERBOARD or
@@ -19,7 +20,17 @@ import { endParse, formatParser } from "./parser-end";
  */
 const FORMAT = "generic-leaderboard-csv";
 const REQUIRED = ["model", "suite", "metric", "value"];
-const OPTIONAL = ["stderr", "ci_low", "ci_high", "votes", "source", "retrieved_at", "higher_is_better", "stage"];
+const OPTIONAL = [
+  "stderr",
+  "ci_low",
+  "ci_high",
+  "votes",
+  "source",
+  "retrieved_at",
+  "as_of",
+  "higher_is_better",
+  "stage",
+];
 
 function detect(content: string): number {
   const cols = csvHeaderCells(content).map((c) => c.toLowerCase());
@@ -81,12 +92,13 @@ function parse(content: string) {
     if (stageText !== undefined && stageText !== "LEADERBOARD" && stageText !== "PREFERENCE") {
       issues.add({ line: row.line, field: "stage", value: stageText, reason: "expected LEADERBOARD or PREFERENCE" });
     }
-    const dateText = f.text(row, col("retrieved_at"));
-    const retrievedAt = dateText === undefined ? undefined : toIso(dateText);
-    if (dateText !== undefined && retrievedAt === undefined) {
+    const dateField = col("retrieved_at") >= 0 ? "retrieved_at" : "as_of";
+    const dateText = f.text(row, col(dateField));
+    const asOf = dateText === undefined ? undefined : toIso(dateText);
+    if (dateText !== undefined && asOf === undefined) {
       issues.add({
         line: row.line,
-        field: "retrieved_at",
+        field: dateField,
         value: dateText,
         reason: "expected an ISO date (YYYY-MM-DD or full timestamp)",
       });
@@ -112,7 +124,7 @@ function parse(content: string) {
     if (ciLow !== undefined) record.ciLow = ciLow;
     if (ciHigh !== undefined) record.ciHigh = ciHigh;
     if (votes !== undefined) record.votes = votes;
-    if (retrievedAt !== undefined) record.retrievedAt = retrievedAt;
+    if (asOf !== undefined) record.asOf = asOf;
     const ok = checkRecord(leaderboardRecordSchema, record, { line: row.line }, issues);
     if (ok) records.push(ok);
   }

@@ -1,10 +1,11 @@
 import { IssueCollector, fileFailure, show } from "./issues";
 import { isObject, parseJson, parseJsonMemo, path, type JsonObject } from "./json";
 import { readNumberValue } from "./numbers";
-import type { LeaderboardRecord } from "./types";
+import type { LeaderboardRecord, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
 import { endParse, formatParser } from "./parser-end";
+import { dateInFileName } from "./source-date";
 
 /**
  * HELM leaderboard tables written by `helm-summarize`: `groups/<group>.json` (a list of Table) or
@@ -15,6 +16,7 @@ import { endParse, formatParser } from "./parser-end";
  * rate" (relative to the other models in the table, not a property of one model) and columns
  * with no direction (the "General information" counts: # eval, # train, tokens...).
  * Values keep HELM's units: fractions for accuracy metrics, seconds for efficiency metrics.
+ * The table states no date: the suite's date, when the file's name carries it, becomes asOf.
  */
 const FORMAT = "helm-group-table";
 const SOURCE = "HELM";
@@ -37,7 +39,7 @@ function cellValue(cell: unknown): unknown {
   return isObject(cell) ? cell.value : undefined;
 }
 
-function parse(content: string) {
+function parse(content: string, options: ParseOptions = {}) {
   const parsed = parseJson(content);
   if (!parsed.ok) return fileFailure(FORMAT, parsed.issue);
   const tables = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
@@ -50,6 +52,7 @@ function parse(content: string) {
   }
   const issues = new IssueCollector();
   const records: LeaderboardRecord[] = [];
+  const asOf = dateInFileName(options.fileName);
   const seen = new Set<string>();
   const skippedColumns = new Set<string>();
   let emptyCells = 0;
@@ -105,6 +108,7 @@ function parse(content: string) {
           stage: "LEADERBOARD",
           source: SOURCE,
         };
+        if (asOf) record.asOf = asOf;
         const ok = checkRecord(leaderboardRecordSchema, record, { record: path(rowPath, c) }, issues);
         if (ok) records.push(ok);
       }

@@ -5,6 +5,7 @@ import type { LeaderboardRecord, ParseOptions } from "./types";
 import { leaderboardRecordSchema } from "./types";
 import { checkRecord } from "./validate";
 import { endParse, formatParser } from "./parser-end";
+import { dateInFileName } from "./source-date";
 
 /**
  * Stanford HELM `runs/<suite>/<run_spec_name>/stats.json`: a list of Stat
@@ -88,6 +89,8 @@ function parse(content: string, options: ParseOptions = {}) {
   const issues = new IssueCollector();
   const fields = new JsonFields(issues);
   const records: LeaderboardRecord[] = [];
+  // stats.json states no date: the run's date, when the file's name carries it.
+  const asOf = dateInFileName(options.fileName);
   let perturbed = 0;
   parsed.value.forEach((stat: unknown, i) => {
     const where = path("", i);
@@ -117,6 +120,7 @@ function parse(content: string, options: ParseOptions = {}) {
       stage: "LEADERBOARD",
       source: SOURCE,
     };
+    if (asOf) record.asOf = asOf;
     const ok = checkRecord(leaderboardRecordSchema, record, { record: where }, issues);
     if (ok) records.push(ok);
   });

@@ -24,7 +24,7 @@ describe("lm-evaluation-harness results JSON", () => {
       higherIsBetter: true,
       stage: "LEADERBOARD",
       source: "lm-evaluation-harness",
-      retrievedAt: "2026-07-08T18:13:21.866Z", // "date": 1783534401.8669105 (epoch s)
+      asOf: "2026-07-08T18:13:21.866Z", // "date": 1783534401.8669105 (epoch s)
     });
     // "micro_f1_stderr,none": "N/A" → no stderr, value kept
     const microF1 = find("negotiationtom_intention", "micro_f1");

@@ -65,7 +65,7 @@ function parse(content: string, options: ParseOptions = {}) {
       reason: "the file does not name the model (model_name or config.model_args.pretrained); pass it explicitly",
     });
   const date = fields.num(doc, "date", "");
-  const retrievedAt = date === undefined ? undefined : new Date(date * 1000).toISOString();
+  const asOf = date === undefined ? undefined : new Date(date * 1000).toISOString();
   const directions = isObject(doc.higher_is_better) ? doc.higher_is_better : undefined;
   if (!directions) issues.warn("No higher_is_better table (pre-2024 file): direction inferred from metric names.");
 
@@ -108,7 +108,7 @@ function parse(content: string, options: ParseOptions = {}) {
         source: SOURCE,
       };
       if (stderr !== undefined) record.stderr = stderr;
-      if (retrievedAt !== undefined) record.retrievedAt = retrievedAt;
+      if (asOf !== undefined) record.asOf = asOf;
       const ok = checkRecord(leaderboardRecordSchema, record, { record: path(where, key) }, issues);
       if (ok) records.push(ok);
     }

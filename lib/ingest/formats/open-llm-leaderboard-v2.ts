@@ -14,7 +14,7 @@ import { endParse, formatParser } from "./parser-end";
  * and "X" = normalized score 0–100 above the random baseline (stored ÷100 as metric
  * "normalized", so every stored value is a fraction). "Average ⬆️" is the mean normalized score.
  * The model is `fullname` (org/model; the `Model` column is HTML markup). The unnamed first
- * column is the pandas index. "Submission Date" becomes retrievedAt.
+ * column is the pandas index. "Submission Date" becomes asOf.
  */
 const FORMAT = "open-llm-leaderboard-v2";
 const SOURCE = "Open LLM Leaderboard";
@@ -50,7 +50,7 @@ function parse(content: string) {
     if (!model) continue;
     seen.set(model, (seen.get(model) ?? 0) + 1);
     const dateText = f.text(row, col("Submission Date"));
-    const retrievedAt = dateText ? toIso(dateText) : undefined;
+    const asOf = dateText ? toIso(dateText) : undefined;
     const push = (suite: string, metric: string, value: number | undefined) => {
       if (value === undefined) return;
       const record: LeaderboardRecord = {
@@ -62,7 +62,7 @@ function parse(content: string) {
         stage: "LEADERBOARD",
         source: SOURCE,
       };
-      if (retrievedAt) record.retrievedAt = retrievedAt;
+      if (asOf) record.asOf = asOf;
       const ok = checkRecord(leaderboardRecordSchema, record, { line: row.line }, issues);
       if (ok) records.push(ok);
     };

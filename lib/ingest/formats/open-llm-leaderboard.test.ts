@@ -23,7 +23,7 @@ describe("Open LLM Leaderboard v2 contents CSV", () => {
       higherIsBetter: true,
       stage: "LEADERBOARD",
       source: "Open LLM Leaderboard",
-      retrievedAt: "2024-06-12T00:00:00.000Z",
+      asOf: "2024-06-12T00:00:00.000Z",
     });
     expect(yi.find((x) => x.suite === "MMLU-PRO" && x.metric === "normalized")?.value).toBeCloseTo(
       0.40732121749408975,

@@ -27,8 +27,11 @@ export const leaderboardRecordSchema = z
     higherIsBetter: z.boolean(),
     stage: z.enum(leaderboardStages),
     source: z.string().trim().min(1),
-    /** ISO 8601, only when the file itself says when the numbers were produced or published. */
-    retrievedAt: z.iso.datetime({ offset: true }).optional(),
+    /**
+     * The source's own date for its numbers ("as of"), ISO 8601: only when the file itself (or its
+     * published file name) says when they were produced or published — never the import date.
+     */
+    asOf: z.iso.datetime({ offset: true }).optional(),
   })
   .refine((r) => r.ciLow === undefined || r.ciHigh === undefined || r.ciLow <= r.ciHigh, {
     message: "ciLow must not exceed ciHigh",
@@ -113,6 +116,8 @@ export type ParseOptions = {
   runSpec?: string;
   /** LLMPerf summary: the text of the matching `_individual_responses.json`, to recompute percentiles. */
   individualResponses?: string;
+  /** The uploaded file's name: the Arena and HELM publish their tables' date only there (leaderboard_table_20240705.csv). */
+  fileName?: string;
 };
 
 /** 0 = not this format; 1 = certainly this format. */

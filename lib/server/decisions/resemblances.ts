@@ -2,7 +2,7 @@ import "server-only";
 import { can } from "@/lib/auth/permissions";
 import { citedSuites } from "@/lib/pack/rationale";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { ResemblanceInput } from "@/lib/schemas/candidate";
+import type { RelevanceNoteInput, ResemblanceInput } from "@/lib/schemas/candidate";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import { db, type Tx } from "../db";
 import { lockEditableDecision } from "./lock";
@@ -53,10 +53,22 @@ export async function getResemblances(actor: Actor, decisionId: string) {
     citedSuitesOf(prisma, decisionId),
     prisma.suiteResemblance.findMany({
       where: { decisionId },
-      select: PACK_RESEMBLANCE,
+      select: { ...PACK_RESEMBLANCE, relevanceNote: true },
     }),
   ]);
   return cited.map((c) => ({ ...c, answer: answers.find((a) => a.suite === c.suite) ?? null }));
+}
+
+async function requireScoredSuite(tx: Tx, decisionId: string, suite: string) {
+  const scored = await tx.leaderboardScore.findFirst({
+    where: { decisionId, suite, candidateId: { not: null } },
+    select: { id: true },
+  });
+  if (!scored)
+    throw new AppError("VALIDATION", `suite: no candidate of this decision has scores on "${suite}".`, {
+      issues: [{ field: "suite", reason: "No candidate has scores on this suite." }],
+      total: 1,
+    });
 }
 
 /** Analyst: answer (or change) the three questions of resemblance for a suite a rationale cites. */
@@ -65,19 +77,11 @@ export async function answerResemblance(actor: Actor, input: ResemblanceInput, r
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await lockEditableDecision(tx, input.decisionId);
-    const scored = await tx.leaderboardScore.findFirst({
-      where: { decisionId: input.decisionId, suite: input.suite, candidateId: { not: null } },
-      select: { id: true },
-    });
-    if (!scored)
-      throw new AppError("VALIDATION", `suite: no candidate of this decision has scores on "${input.suite}".`, {
-        issues: [{ field: "suite", reason: "No candidate has scores on this suite." }],
-        total: 1,
-      });
+    await requireScoredSuite(tx, input.decisionId, input.suite);
     const { decisionId, suite, ...answers } = input;
     const before = await tx.suiteResemblance.findUnique({
       where: { decisionId_suite: { decisionId, suite } },
-      select: RESEMBLANCE_ANSWERS,
+      select: { ...RESEMBLANCE_ANSWERS, relevanceNote: true },
     });
     const row = await tx.suiteResemblance.upsert({
       where: { decisionId_suite: { decisionId, suite } },
@@ -96,5 +100,42 @@ export async function answerResemblance(actor: Actor, input: ResemblanceInput, r
       request,
     });
     return { suite, ...answers };
+  });
+}
+
+/**
+ * Analyst: set (or clear, with "") a suite's relevance note — why its numbers matter, or not, for
+ * this decision — printed beside the suite in stages 1–2 of the page, the PDF and the JSON export.
+ * The note belongs to the suite's resemblance answers, so those come first.
+ */
+export async function setRelevanceNote(actor: Actor, input: RelevanceNoteInput, request: RequestInfo = {}) {
+  if (!can(actor, "decision.edit")) throw forbiddenError();
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await lockEditableDecision(tx, input.decisionId);
+    await requireScoredSuite(tx, input.decisionId, input.suite);
+    const { decisionId, suite, relevanceNote } = input;
+    const before = await tx.suiteResemblance.findUnique({
+      where: { decisionId_suite: { decisionId, suite } },
+      select: { id: true, relevanceNote: true },
+    });
+    if (!before)
+      throw new AppError(
+        "VALIDATION",
+        `suite: answer the three questions of resemblance for "${suite}" before its relevance note.`,
+        { issues: [{ field: "suite", reason: "The suite's resemblance is not answered yet." }], total: 1 },
+      );
+    await tx.suiteResemblance.update({ where: { id: before.id }, data: { relevanceNote } });
+    await recordAudit(tx, {
+      actor,
+      action: "resemblance.relevance_note",
+      entityType: "SuiteResemblance",
+      entityId: before.id,
+      decisionId,
+      before: { suite, relevanceNote: before.relevanceNote },
+      after: { suite, relevanceNote },
+      request,
+    });
+    return { suite, relevanceNote };
   });
 }

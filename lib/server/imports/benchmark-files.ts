@@ -162,7 +162,8 @@ async function importPublic<R extends { model: string }>(
   decisionId: string,
   file: UploadFile,
   options: PublicImportOptions,
-  parse: (text: string) => ParseResult<R>,
+  /** The file's name is a parse input: some sources state their date only there (ParseOptions.fileName). */
+  parse: (text: string, fileName: string) => ParseResult<R>,
   store: StoreRecords<R>,
   keepUnmatched = false,
 ): Promise<PublicImportResult> {
@@ -176,7 +177,7 @@ async function importPublic<R extends { model: string }>(
     const findExisting = () => findImportedFile(prisma, imported);
     const before = await findExisting();
     if (before) return before;
-    const result = parsePublicFile(await readText(spooled), parse, limits.maxRows);
+    const result = parsePublicFile(await readText(spooled), (text) => parse(text, spooled.name), limits.maxRows);
     const { map, skipped, unattached } = await mapModels(
       decisionId,
       result.records.map((r) => r.model),
@@ -327,7 +328,7 @@ export function importLeaderboard(
     decisionId,
     file,
     options,
-    (text) => parseLeaderboard(text, { ...options.parseOptions, format: options.format }),
+    (text, fileName) => parseLeaderboard(text, { fileName, ...options.parseOptions, format: options.format }),
     async (tx, importId, records) => {
       const now = new Date();
       const { count } = await tx.leaderboardScore.createMany({
@@ -345,7 +346,9 @@ export function importLeaderboard(
           votes: r.votes === undefined ? null : Math.round(r.votes),
           higherIsBetter: r.higherIsBetter,
           source: r.source,
-          retrievedAt: r.retrievedAt ? new Date(r.retrievedAt) : now,
+          // Kept apart: when Verdict imported the row, and the date the source states for it.
+          retrievedAt: now,
+          asOf: r.asOf ? new Date(r.asOf) : null,
           importId,
         })),
       });

@@ -25,7 +25,10 @@ import {
   formatScore,
   formatThreshold,
   formatThresholdInterval,
+  formatAsOf,
 } from "@/lib/format";
+import { stageSources } from "./pdf-record";
+import { scoreRef } from "./record";
 import type { PackExport } from "./export-model";
 import type { Writer } from "./pdf-writer";
 
@@ -78,15 +81,18 @@ function shortlistStage({ w, pack, name }: PdfContext, stage: Stage): void {
     w.text("No evidence imported for this stage.");
     return;
   }
+  const opened = pack.provenance.decisionOpenedAt;
+  const suiteNote = (suite: string) => data.resemblances.find((r) => r.suite === suite)?.relevanceNote ?? "";
   w.table(
-    ["Candidate", "Suite / metric", "Score", "Interval", "Source, retrieved", "Relevance note"],
+    ["Candidate", "Suite / metric", "Score", "Interval", "Source (ref), as of", "Relevance note"],
     ofStage.map((s) => [
       name(s.candidateId),
       `${s.suite} / ${s.metric}`,
       formatScore(s).value,
       formatScore(s).uncertainty,
-      `${s.source}, ${s.retrievedAt.slice(0, 10)}`,
-      s.relevanceNote,
+      // The date the source states, apart from the import date (which Provenance gives).
+      `${s.source} (${scoreRef(pack.provenance, s)}), ${formatAsOf(s.asOf, opened)}`,
+      [suiteNote(s.suite), s.relevanceNote].filter(Boolean).join("\n") || "—",
     ]),
     [70, 80, 40, 60, 120, w.width - 370],
   );
@@ -277,6 +283,7 @@ export function stagePages(context: PdfContext): void {
     w.text(`Question answered: ${stage.question}`);
     w.text(`Evidence class: ${stage.evidenceClass}. Owns the verdict? ${stage.ownsVerdict}.`, { gap: 8 });
     STAGE_SECTIONS[stage.key](context, stage);
+    stageSources(context, stage.key);
   }
 }
 

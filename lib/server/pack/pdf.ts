@@ -10,6 +10,7 @@ import type { PackExport } from "./export-model";
 import { PdfFonts } from "./pdf-fonts";
 import { saveSealed, sealingKey, sealStatement, type SealingKey } from "./pdf-seal";
 import { parametersSection, stagePages, type PdfContext } from "./pdf-stages";
+import { provenanceSection, reviewSection } from "./pdf-record";
 import { fit, GREY, MARGIN, Writer } from "./pdf-writer";
 
 /**
@@ -44,6 +45,9 @@ export async function renderPackPdf(pack: PackExport): Promise<Uint8Array> {
   w.newPage();
   acrossStagesSection(context, summary);
   signaturesSection(context, summary);
+  w.newPage();
+  provenanceSection(context);
+  reviewSection(context);
   footers(doc, w, pack, summary);
   return saveSealed(doc, seal, data.decision.title);
 }

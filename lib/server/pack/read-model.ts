@@ -40,12 +40,13 @@ export async function readDecisionCore(
       status: true,
       archivedAt: true,
       evaluationDatasetVersionId: true,
+      createdAt: true,
       candidates: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: PACK_CANDIDATE },
     },
   });
   if (!d) throw notFoundError("The decision");
-  const { candidates, ...decision } = d;
-  return { decision, candidates };
+  const { candidates, createdAt, ...rest } = d;
+  return { decision: { ...rest, createdAt: createdAt.toISOString() }, candidates };
 }
 
 export async function readScores(
@@ -57,12 +58,13 @@ export async function readScores(
     // Rows of models not shortlisted are shortlisting material, not evidence about a candidate.
     where: { decisionId, candidateId: { not: null } },
     orderBy: [{ stage: "asc" }, { suite: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-    select: PACK_SCORE,
+    // asOf is read beside the frozen list (PACK_SCORE): a revision states it only when a source gave one.
+    select: { ...PACK_SCORE, asOf: true },
   });
   const resemblances = await client.suiteResemblance.findMany({
     where: { decisionId },
     orderBy: { suite: "asc" },
-    select: PACK_RESEMBLANCE,
+    select: { ...PACK_RESEMBLANCE, relevanceNote: true },
   });
   // A candidate's score on a suite and metric is the newest import's: a re-import replaces it.
   const newest = new Map<string, (typeof scores)[number]>();
@@ -72,6 +74,7 @@ export async function readScores(
       ...s,
       candidateId: s.candidateId!,
       retrievedAt: s.retrievedAt.toISOString(),
+      asOf: s.asOf?.toISOString() ?? null,
     })),
     resemblances,
   };

@@ -42,9 +42,9 @@ export async function readPackContent(tx: Tx, decisionId: string) {
       scores: {
         where: { candidateId: { not: null } },
         orderBy: { id: "asc" },
-        select: { id: true, ...PACK_SCORE, importId: true },
+        select: { id: true, ...PACK_SCORE, importId: true, asOf: true },
       },
-      resemblances: { orderBy: { suite: "asc" }, select: PACK_RESEMBLANCE },
+      resemblances: { orderBy: { suite: "asc" }, select: { ...PACK_RESEMBLANCE, relevanceNote: true } },
       datasets: {
         orderBy: { id: "asc" },
         select: {
@@ -63,7 +63,7 @@ export async function readPackContent(tx: Tx, decisionId: string) {
           },
         },
       },
-      evalRuns: { orderBy: { id: "asc" }, select: PACK_EVAL_RUN },
+      evalRuns: { orderBy: { id: "asc" }, select: { ...PACK_EVAL_RUN, scoreBasis: true, toolRun: true } },
       servingBenchmarks: { orderBy: { id: "asc" }, select: PACK_SERVING_BENCHMARK },
     },
   });
@@ -84,6 +84,10 @@ export async function readPackContent(tx: Tx, decisionId: string) {
   // pack frozen before it existed, is left out so those packs keep their exact bytes and hash.
   const task = operatingRule === "FIXED" ? parameters : { ...parameters, operatingRule };
 
+  // The record's facts (issue 25) — a source's own date (asOf), the analyst's relevance note per
+  // suite, a tool run's provenance — are stated only where present, so a pack frozen before them
+  // keeps its exact bytes and hash; the files' names, SHA-256, importer and time are `imports`.
+
   // Results: derived from the pack's read model, read in this same transaction — the same
   // figures the page, the API and the exports state.
   const { otherRuns, ...model } = await readPackModel(tx, decisionId);
@@ -97,10 +101,14 @@ export async function readPackContent(tx: Tx, decisionId: string) {
     candidates,
     evidence: {
       imports,
-      leaderboardScores: scores,
-      suiteResemblances: resemblances,
+      leaderboardScores: scores.map(({ asOf, ...s }) => (asOf === null ? s : { ...s, asOf })),
+      suiteResemblances: resemblances.map(({ relevanceNote, ...r }) => (relevanceNote ? { ...r, relevanceNote } : r)),
       datasets,
-      evalRuns,
+      evalRuns: evalRuns.map(({ scoreBasis, toolRun, ...r }) => ({
+        ...r,
+        ...(scoreBasis === null ? {} : { scoreBasis }),
+        ...(toolRun === null ? {} : { toolRun }),
+      })),
       servingBenchmarks,
     },
     runsThatCount: model.runs.map((r) => ({ candidateId: r.candidateId, runId: r.runId })),
