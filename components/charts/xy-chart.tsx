@@ -111,6 +111,8 @@ export function XyChart({ model, height = 300 }: { model: XyChartModel; height?:
               allowDataOverflow={false}
               tickFormatter={xFormat}
               ticks={model.x.ticks}
+              // Room between the y axis and the first x tick: their labels never meet at the corner.
+              padding={{ left: 16 }}
               interval="preserveStartEnd"
               minTickGap={8}
               allowDuplicatedCategory={false}
