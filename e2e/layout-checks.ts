@@ -132,7 +132,10 @@ export async function expectChartTextApart(page: Page, where: string) {
       for (const e of svg.querySelectorAll("text")) {
         const box = e.getBoundingClientRect();
         if (box.width === 0 || !(e.textContent ?? "").trim()) continue;
-        const kind = e.closest(".recharts-cartesian-axis") ? "tick label" : "plot label";
+        // recharts 3 draws tick labels in a layer of their own, outside the axis' group.
+        const tick =
+          e.matches(".recharts-cartesian-axis-tick-value") || e.closest(".recharts-cartesian-axis-tick-labels");
+        const kind = tick ? "tick label" : "plot label";
         items.push({ kind, text: e.textContent ?? "", box });
         if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5 || box.top < frame.top - 0.5)
           out.push(`${id}: ${kind} "${e.textContent}" is cut by the chart's edge`);
@@ -160,7 +163,7 @@ export async function expectChartTextApart(page: Page, where: string) {
 /**
  * The page's text-like form controls (inputs and selects; not checkboxes, sliders or files) have
  * one height, so every control in a row — controls whose boxes share a horizontal band — has the
- * same height; and each shows its whole value (a candidate's name is not cut).
+ * same height; and every candidate-name input shows its whole value.
  */
 export async function expectFormControlsEven(page: Page, where: string, { rows: severalPerRow = true } = {}) {
   const found = await page.locator("form").evaluateAll((forms) => {
@@ -174,7 +177,9 @@ export async function expectFormControlsEven(page: Page, where: string, { rows: 
             name: e.getAttribute("aria-label") ?? e.name,
             top: box.top + window.scrollY,
             height: box.height,
-            cut: e instanceof HTMLInputElement && e.scrollWidth > e.clientWidth + 1,
+            // A candidate's name (its own form's "Name", the shortlist's "Candidate name for …") is shown whole.
+            cut:
+              e.matches('input[name="name"], input[aria-label^="Candidate name"]') && e.scrollWidth > e.clientWidth + 1,
             value: e.value,
           };
         }),
