@@ -117,7 +117,8 @@ export function XyChart({ model, height = 300 }: { model: XyChartModel; height?:
               minTickGap={8}
               allowDuplicatedCategory={false}
             />
-            <YAxis type="number" domain={model.y.domain ?? ["auto", "auto"]} tickFormatter={yFormat} width={56} />
+            {/* As wide as its longest tick label ("16,000" at a what-if π): never cut at the chart's left edge. */}
+            <YAxis type="number" domain={model.y.domain ?? ["auto", "auto"]} tickFormatter={yFormat} width="auto" />
             <Tooltip
               formatter={(v) => (typeof v === "number" ? yFormat(v) : String(v))}
               labelFormatter={(v) => `${model.x.label}: ${typeof v === "number" ? xFormat(v) : v}`}
