@@ -96,8 +96,10 @@ test("every chart has an accessible name, a legend, axis units and a table alter
     const chart = charts.nth(i);
     const img = chart.locator(".chart-canvas");
     await expect(img).toHaveAttribute("aria-label", /.{20,}/);
-    await expect(chart.locator(".recharts-legend-wrapper")).toBeVisible();
-    await expect(chart.locator(".recharts-label").first()).toContainText("(");
+    // The key and the axis titles (with their units) are HTML around the plot (issue 26 item 8).
+    await expect(chart.locator(".chart-key li").first()).toBeVisible();
+    await expect(chart.locator(".chart-axis-x")).toContainText("(");
+    await expect(chart.locator(".chart-axis-y")).toContainText("(");
     await chart.getByText("Show as table").click();
     await expect(chart.getByRole("table")).toBeVisible();
   }

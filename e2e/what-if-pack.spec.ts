@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { formatMoney } from "../lib/format";
+import { formatMoney, formatNumber } from "../lib/format";
 import { signIn } from "./helpers";
 
 type Roc = { x: number[]; y: number[]; thresholds: (number | null)[] };
@@ -9,7 +9,12 @@ type Run = {
   metrics: {
     curves: { roc: Roc };
     report: { atThreshold: Counts };
-    operatingPoint?: { applies: boolean; heldOut?: Counts };
+    operatingPoint?: {
+      applies: boolean;
+      threshold?: number;
+      heldOut?: Counts & { recall: number };
+      inSample?: Counts & { recall: number };
+    };
     positives: number;
     negatives: number;
   };
@@ -119,4 +124,59 @@ test("the what-if moves the gates, the funnel, the total cost and the verdict ba
   await expect(page.getByTestId("what-if-bar")).toHaveCount(0);
   await expect(band.locator('[data-figures="stored"]')).toBeVisible();
   expect(await shown(page)).toEqual(stored);
+});
+
+test("a what-if π keeps stage 4's recall on the held-out counts the verdict band judges by; a what-if threshold makes both say in-sample", async ({
+  page,
+}) => {
+  // Issue 25 item 7: under the demo's cost-optimal rule Lynx misses the recall floor held out
+  // (≈ 0.847) and would meet it in-sample (≈ 0.860); a what-if π must not move stage 4 to the latter.
+  await signIn(page, "reviewer", "/decisions/demo-moderation");
+  const pack = (await (await page.request.get("/api/v1/decisions/demo-moderation")).json()) as Pack;
+  await expect(page.getByTestId("page-view")).toHaveAttribute("data-state", "ready");
+  const band = page.getByTestId("verdict-band");
+  const stage4 = page.getByTestId("stress-figures");
+  const recallGates = page.getByTestId("gate-table").locator('tr[data-gate="recall-floor"] td');
+  const floor = pack.decision.recallFloor;
+  const lynx = pack.candidates.find((c) => c.name.startsWith("Lynx"))!;
+  const lynxPoint = pack.runs.find((r) => r.candidateId === lynx.id)!.metrics.operatingPoint!;
+  expect(lynxPoint.heldOut!.recall).toBeLessThan(floor);
+  expect(lynxPoint.inSample!.recall).toBeGreaterThanOrEqual(floor);
+
+  await expect(band.locator('[data-figures="stored"]')).toHaveAttribute("data-basis", "held out");
+  await expect(stage4).toHaveAttribute("data-basis", "held out");
+  for (const pi of ["0.05", "0.005"]) {
+    await page.getByLabel("Prevalence π", { exact: true }).fill(pi);
+    await expect(band.locator('[data-figures="what-if"]')).toHaveAttribute("data-basis", "held out");
+    await expect(band.locator('[data-figures="what-if"]')).toContainText("Held-out figures");
+    await expect(stage4).toHaveAttribute("data-basis", "held out");
+    await expect(stage4.locator("caption")).toContainText("held-out figures");
+    for (const [i, c] of pack.candidates.entries()) {
+      const held = pack.runs.find((r) => r.candidateId === c.id)!.metrics.operatingPoint!.heldOut!;
+      const meets = held.recall >= floor;
+      const row = stage4.locator(`tr[data-candidate="${c.name}"]`);
+      await expect(row.locator('td[data-figure="recall"]')).toContainText(formatNumber(held.recall));
+      await expect(row.locator("td").nth(2)).toContainText(meets ? "✓ met" : "✗ missed");
+      await expect(recallGates.nth(i)).toContainText(`recall ${formatNumber(held.recall)}`);
+      await expect(recallGates.nth(i)).toContainText(meets ? "✓ pass" : "✗ fail");
+      const outcome = band.locator(`li[data-candidate="${c.name}"]`);
+      if (meets) await expect(outcome).not.toContainText(`Recall ≥ ${floor} at π`);
+      else await expect(outcome).toContainText(`Recall ≥ ${floor} at π`);
+    }
+  }
+
+  // A what-if threshold overrides the rule: stage 4, the gates and the band all say in-sample, on the same counts.
+  await page.getByLabel("Operating threshold", { exact: true }).fill("0.3");
+  await expect(band.locator('[data-figures="what-if"]')).toHaveAttribute("data-basis", "in-sample");
+  await expect(band.locator('[data-figures="what-if"]')).toContainText("In-sample figures");
+  await expect(stage4).toHaveAttribute("data-basis", "in-sample");
+  await expect(page.getByTestId("what-if-status")).toContainText("in-sample");
+  for (const [i, c] of pack.candidates.entries()) {
+    const shown = (await stage4.locator(`tr[data-candidate="${c.name}"] td[data-figure="recall"]`).innerText()).split(
+      "\n",
+    )[0]!;
+    expect(shown).toMatch(/^\d\.\d{3}$/);
+    await expect(recallGates.nth(i)).toContainText(`recall ${shown}`);
+    await expect(recallGates.nth(i)).toContainText("in-sample");
+  }
 });

@@ -47,7 +47,8 @@ export function CandidateForm({
         {candidate.name}
       </h3>
       <input type="hidden" name="candidateId" value={candidate.id} />
-      <label>
+      {/* A full row: model names from leaderboards run long ("meta-llama/Meta-Llama-3-8B-Instruct"). */}
+      <label className="wide">
         Name
         <input name="name" defaultValue={candidate.name} />
         <FieldError errors={errors?.name} />

@@ -168,6 +168,7 @@ const ModelRow = memo(function ModelRow({
         <input
           type="text"
           aria-label={`Candidate name for ${m.name}`}
+          size={Math.max(16, row.candidate.length + 2)}
           value={row.candidate}
           onChange={(e) => update(m.name, { candidate: e.target.value })}
         />

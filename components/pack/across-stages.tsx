@@ -1,4 +1,4 @@
-import { REVERSAL_TAU } from "@/lib/pack/ranks";
+import { REVERSAL_TAU, TAU_MEANING, tauTable } from "@/lib/pack/ranks";
 import type { AcrossStages } from "@/lib/pack/across-stages";
 import { significanceReading } from "@/lib/pack/significance";
 import type { PackCandidate, PackDecision } from "@/lib/pack/pack-data";
@@ -211,10 +211,7 @@ function RankComparison({
       {apDropped && (
         <p className="muted">AP at π needs every item: at a what-if prevalence it is not recomputed (—).</p>
       )}
-      <p>
-        Kendall&apos;s τ:{" "}
-        {across.ranks.taus.map((t) => `${t.a} vs ${t.b} τ = ${formatNumber(t.tau, 2)}`).join(" · ") || "—"}
-      </p>
+      <KendallTau rankings={across.ranks.rankings} />
       {across.ranks.reversals.length > 0 ? (
         <ul data-testid="rank-reversals" className="reversals">
           {across.ranks.reversals.map((r) => (
@@ -229,6 +226,53 @@ function RankComparison({
           disagrees with it overall (Kendall&apos;s τ ≥ {REVERSAL_TAU}).
         </p>
       )}
+    </>
+  );
+}
+
+/**
+ * Kendall's τ as the PDF shows it (lib/pack/ranks.ts `tauTable`, one rule for both): each
+ * shortlisting ranking against each verdict ranking — the pairs of candidates they order alike,
+ * the pairs they swap, τ — and what τ means, in one sentence.
+ */
+function KendallTau({ rankings }: { rankings: AcrossStages["ranks"]["rankings"] }) {
+  const rows = tauTable(rankings.map((r) => ({ label: r.label, role: r.role, ranks: Object.fromEntries(r.ranking) })));
+  if (rows.length === 0)
+    return <p className="muted">Kendall&apos;s τ: — (no shortlisting and verdict ranking to compare).</p>;
+  return (
+    <>
+      <TableScroll label="Kendall's τ">
+        <table data-testid="kendall-tau">
+          <caption>Kendall&apos;s τ: shortlisting rankings against the verdict&apos;s</caption>
+          <thead>
+            <tr>
+              <th scope="col">Shortlisting ranking</th>
+              <th scope="col">Verdict ranking</th>
+              <th scope="col" className="num">
+                Pairs that agree
+              </th>
+              <th scope="col" className="num">
+                Pairs that disagree
+              </th>
+              <th scope="col" className="num">
+                τ
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.shortlisting}|${r.verdict}`}>
+                <th scope="row">{r.shortlisting}</th>
+                <td>{r.verdict}</td>
+                <td className="num">{r.agree}</td>
+                <td className="num">{r.disagree}</td>
+                <td className="num">{formatNumber(r.tau, 2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <p className="muted">{TAU_MEANING}</p>
     </>
   );
 }

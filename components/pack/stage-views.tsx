@@ -110,7 +110,11 @@ export function AcrossView({ label }: { label: string }) {
   );
   if (!view || !across) return <StageSkeleton label={label} />;
   const { decision, candidates } = view.sections;
-  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
+  const stored = {
+    prevalence: decision.prevalence,
+    operatingThreshold: decision.operatingThreshold,
+    operatingRule: decision.operatingRule,
+  };
   return <WhatIfAcross stored={stored} decision={decision} candidates={candidates} across={across} />;
 }
 

@@ -10,7 +10,9 @@ import {
   type StressCandidate,
   type StressSettings,
 } from "@/lib/pack/charts/stress-charts";
-import { whatIfAt, costOptimumOfPoints } from "@/lib/pack/what-if";
+import { costOptimumOfPoints } from "@/lib/pack/what-if";
+import { operatingAt, type OperatingAt, type WhatIfBasis } from "@/lib/pack/what-if-pack";
+import { basisName } from "@/lib/pack/operating-figures";
 import { expandPr, expandRoc } from "@/lib/pack/compact-curves";
 import { formatInterval, formatMoney, formatNumber, formatPercent, formatThreshold } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
@@ -101,19 +103,24 @@ function WhatIfControls({ decision, whatIf }: { decision: StressDecision; whatIf
           : `What if: t = ${threshold ?? "stored"}, π = ${pct}. Figures are exact at the stored curve points; a threshold between points uses the nearest stored threshold at or above it (shown).`}
         {!isStored &&
           ruled &&
-          (threshold !== null
-            ? ` The what-if threshold overrides the decision's rule (${OPERATING_RULE_LABELS[ruled].toLowerCase()}) for every candidate; these figures are in-sample.`
-            : " Each candidate keeps the threshold its rule chose, with its held-out counts; the rule is not re-applied at this π.")}
+          (whatIf.basis === "in-sample"
+            ? ` The what-if threshold overrides the decision's rule (${OPERATING_RULE_LABELS[ruled].toLowerCase()}) for every candidate; these figures are in-sample, and so are the verdict's and the gates'.`
+            : " Each candidate keeps the threshold its rule chose, with the held-out counts the verdict uses, re-weighted to this π; the rule is not re-applied at this π.")}
       </p>
     </form>
   );
 }
 
-/** One candidate's figures at π: stored while the what-if is at the stored values, recomputed otherwise. */
+/**
+ * One candidate's figures at π, read by `operatingAt` (lib/pack/what-if-pack.ts) — the function the
+ * verdict band and the gates read — so the row and the band always stand on the same counts: under
+ * a choosing rule the held-out counts at the chosen threshold, a what-if threshold in-sample.
+ */
 function FiguresRow({
   decisionId,
   candidate: c,
   stored,
+  operating: op,
   decision,
   settings,
   isStored,
@@ -121,47 +128,38 @@ function FiguresRow({
   decisionId: string;
   candidate: StressCandidate;
   stored: StoredStress[];
+  operating: OperatingAt | null;
   decision: StressDecision;
   settings: StressSettings;
   isStored: boolean;
 }) {
   const { threshold } = settings;
   const s = stored.find((x) => x.candidateId === c.candidate.id);
-  if (!s)
+  if (!s || !op)
     return (
       <tr>
         <th scope="row">{c.candidate.name}</th>
         <td colSpan={7} className="muted">
-          No computed eval run
+          {s ? "No stored curve points for a what-if threshold" : "No computed eval run"}
         </td>
       </tr>
     );
-  const f = c.roc ? whatIfAt(c.roc, threshold ?? c.threshold, settings) : null;
-  // Stored values come from the full curve (exact); what-if values from the stored points
-  // (— until the page's view with those points has arrived).
-  const recall = isStored ? s.recall : (f?.recall ?? null);
-  const precision = isStored ? s.precisionAtPi : (f?.precision ?? null);
-  const cost = isStored ? s.expectedCostPer1k : (f?.expectedCostPer1k ?? null);
+  const { report, recallInterval } = op.figures;
+  const recall = report.atThreshold.recall;
+  const precision = report.reweighted?.precision ?? null;
+  const cost = report.reweighted?.expectedCostPer1k ?? null;
   const optimum = isStored ? s.costOptimum : c.roc ? costOptimumOfPoints(c.roc, settings) : null;
   const meets = recall !== null && recall >= decision.recallFloor;
-  const lowerMeets = isStored && s.recallInterval ? s.recallInterval[0] >= decision.recallFloor : null;
+  const lowerMeets = recallInterval ? recallInterval[0] >= decision.recallFloor : null;
   return (
     <tr data-candidate={c.candidate.name}>
       <th scope="row">
         <span className="swatch" style={{ background: c.style.colour }} aria-hidden="true" /> {c.candidate.name}
       </th>
-      <td className="num">
-        {isStored
-          ? formatThreshold(c.threshold)
-          : f
-            ? f.storedThreshold === null
-              ? "+∞"
-              : formatThreshold(f.storedThreshold)
-            : "—"}
-      </td>
-      <td className="num">
+      <td className="num">{op.threshold === null ? "+∞" : formatThreshold(op.threshold)}</td>
+      <td className="num" data-figure="recall">
         {formatNumber(recall)}
-        {isStored && <small className="block muted">{formatInterval(s.recallInterval)}</small>}
+        <small className="block muted">{formatInterval(recallInterval)}</small>
       </td>
       <td className={meets ? "pass" : "fail"}>
         {meets ? "✓ met" : "✗ missed"}
@@ -187,7 +185,7 @@ function FiguresRow({
           prefetch={false}
           href={drillDownHref(decisionId, s.runId, {
             cell: "errors",
-            threshold: isStored || threshold === null ? undefined : (f?.storedThreshold ?? threshold),
+            threshold: isStored || threshold === null ? undefined : (op.threshold ?? threshold),
           })}
         >
           errors at this t
@@ -212,26 +210,29 @@ function FiguresTable({
   decisionId,
   candidates,
   stored,
+  operating,
   decision,
   settings,
   isStored,
+  basis,
 }: {
   decisionId: string;
   candidates: StressCandidate[];
   stored: StoredStress[];
+  operating: ReadonlyMap<string, OperatingAt | null>;
   decision: StressDecision;
   settings: StressSettings;
   isStored: boolean;
+  basis: WhatIfBasis;
 }) {
   const pct = formatPercent(settings.prevalence);
-  const ruled = chosenRule(decision);
   return (
     <TableScroll label="Figures at π">
-      <table data-testid="stress-figures">
+      <table data-testid="stress-figures" data-basis={basis ?? "all items"}>
         <caption>
-          At π = {pct}
-          {isStored ? (ruled ? " (stored values, held out)" : " (stored values)") : " (what if)"}: recall is unchanged
-          by π; precision and cost are re-weighted
+          At π = {pct} ({isStored ? "stored values" : "what if"}
+          {basis && `, ${basis === "held out" ? "held-out" : "in-sample"} figures`}): recall is unchanged by π;
+          precision and cost are re-weighted
         </caption>
         <thead>
           <tr>
@@ -262,6 +263,7 @@ function FiguresTable({
               decisionId={decisionId}
               candidate={c}
               stored={stored}
+              operating={operating.get(c.candidate.id) ?? null}
               decision={decision}
               settings={settings}
               isStored={isStored}
@@ -307,21 +309,44 @@ export function StressStage({
   decision: StressDecision;
   saveAction: ((state: ActionState, form: FormData) => Promise<ActionState>) | null;
 }) {
-  // The stored curves come with the page's view (or as props); until then the stored figures show.
+  // The page's what-if (components/pack/what-if-context.tsx): the verdict and the gates follow it too.
+  const whatIf = useWhatIf(decision);
+  const { threshold, prevalence } = whatIf.at;
+  const { isStored, basis } = whatIf;
+  // The stored curves and the compact pack come with the page's view (the stages are drawn once it is here).
   const view = usePageView();
+  const pack = view?.whatIf ?? null;
+  const operating = useMemo(
+    () =>
+      new Map(
+        (pack?.runs ?? []).map((r) => [r.candidateId, operatingAt(r, pack!, { threshold, prevalence })] as const),
+      ),
+    [pack, threshold, prevalence],
+  );
   const candidates: StressCandidate[] = useMemo(
     () =>
       compact.map((c) => {
         const roc = c.roc ?? view?.curves[c.candidate.id]?.roc ?? null;
         const pr = c.pr ?? view?.curves[c.candidate.id]?.pr ?? null;
-        return { ...c, roc: roc && expandRoc(roc, c.positives, c.negatives), pr: pr && expandPr(pr, c.positives) };
+        const op = operating.get(c.candidate.id);
+        return {
+          ...c,
+          roc: roc && expandRoc(roc, c.positives, c.negatives),
+          pr: pr && expandPr(pr, c.positives),
+          ...(op
+            ? {
+                operating: {
+                  threshold: op.threshold,
+                  tpr: op.tpr,
+                  fpr: op.fpr,
+                  basis: op.figures.basis ? basisName(op.figures.basis) : null,
+                },
+              }
+            : {}),
+        };
       }),
-    [compact, view],
+    [compact, view, operating],
   );
-  // The page's what-if (components/pack/what-if-context.tsx): the verdict and the gates follow it too.
-  const whatIf = useWhatIf(decision);
-  const { threshold, prevalence } = whatIf.at;
-  const { isStored } = whatIf;
   const [state, formAction, pending] = useActionState(saveAction ?? (async () => null), null);
   const settings: StressSettings = {
     threshold,
@@ -363,9 +388,11 @@ export function StressStage({
         decisionId={decisionId}
         candidates={candidates}
         stored={stored}
+        operating={operating}
         decision={decision}
         settings={settings}
         isStored={isStored}
+        basis={basis}
       />
       <div className="chart-grid">
         <XyChart model={charts.pr} />

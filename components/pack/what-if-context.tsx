@@ -1,7 +1,8 @@
 "use client";
 
 import { createContext, useContext, useMemo, useState } from "react";
-import type { WhatIfParameters } from "@/lib/pack/what-if-pack";
+import { whatIfBasis, type WhatIfBasis, type WhatIfParameters } from "@/lib/pack/what-if-pack";
+import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { formatPercent, formatThreshold } from "@/lib/format";
 
 /**
@@ -14,6 +15,8 @@ interface WhatIfState {
   /** The decision's stored parameters (what the exports and the pack revision hold). */
   stored: { prevalence: number; operatingThreshold: number };
   isStored: boolean;
+  /** What the figures shown are read on (lib/pack/what-if-pack.ts `whatIfBasis`): one basis for the whole page. */
+  basis: WhatIfBasis;
   setThreshold: (t: number | null) => void;
   setPrevalence: (pi: number) => void;
   reset: () => void;
@@ -24,10 +27,12 @@ const WhatIfContext = createContext<WhatIfState | null>(null);
 export function WhatIfProvider({
   prevalence,
   operatingThreshold,
+  operatingRule,
   children,
 }: {
   prevalence: number;
   operatingThreshold: number;
+  operatingRule: OperatingRuleKind | null | undefined;
   children: React.ReactNode;
 }) {
   const [threshold, setThreshold] = useState<number | null>(null);
@@ -44,6 +49,7 @@ export function WhatIfProvider({
       at: { threshold, prevalence: pi },
       stored: { prevalence, operatingThreshold },
       isStored: threshold === null && pi === prevalence,
+      basis: whatIfBasis(operatingRule, { threshold, prevalence: pi }),
       setThreshold,
       setPrevalence,
       reset: () => {
@@ -51,19 +57,22 @@ export function WhatIfProvider({
         setPrevalence(prevalence);
       },
     }),
-    [threshold, pi, prevalence, operatingThreshold],
+    [threshold, pi, prevalence, operatingThreshold, operatingRule],
   );
   return <WhatIfContext.Provider value={value}>{children}</WhatIfContext.Provider>;
 }
 
+type StoredParameters = { prevalence: number; operatingThreshold: number; operatingRule?: OperatingRuleKind | null };
+
 /** Outside a provider (a page without the controls) the stored figures are shown. */
-export function useWhatIf(fallback: { prevalence: number; operatingThreshold: number }): WhatIfState {
+export function useWhatIf(fallback: StoredParameters): WhatIfState {
   const state = useContext(WhatIfContext);
   return (
     state ?? {
       at: { threshold: null, prevalence: fallback.prevalence },
       stored: fallback,
       isStored: true,
+      basis: whatIfBasis(fallback.operatingRule, { threshold: null, prevalence: fallback.prevalence }),
       setThreshold: () => {},
       setPrevalence: () => {},
       reset: () => {},
@@ -75,17 +84,26 @@ export function describeWhatIf(at: WhatIfParameters): string {
   return `t = ${at.threshold === null ? "each candidate's stored threshold" : formatThreshold(at.threshold)}, π = ${formatPercent(at.prevalence)}`;
 }
 
+/** The basis in words, where figures are named (the band, the across-stages summary, the bar). */
+function basisWords(basis: WhatIfBasis): string {
+  if (basis === "held out") return " Held-out figures: each threshold was chosen on the other half of the items.";
+  if (basis === "in-sample")
+    return " In-sample figures: the what-if threshold replaces the rule's choice and is read on all items (optimistic).";
+  return "";
+}
+
 /** Says which figures a part of the page shows: the what-if's, or the stored (signed) ones. */
-export function FiguresShown({ stored: fallback }: { stored: { prevalence: number; operatingThreshold: number } }) {
-  const { at, isStored, stored } = useWhatIf(fallback);
+export function FiguresShown({ stored: fallback }: { stored: StoredParameters }) {
+  const { at, isStored, stored, basis } = useWhatIf(fallback);
   return isStored ? (
-    <p className="figures-shown" data-figures="stored">
+    <p className="figures-shown" data-figures="stored" data-basis={basis ?? "all items"}>
       <span className="figures-tag">Stored figures</span> at π = {formatPercent(stored.prevalence)}, each candidate at
-      its operating threshold — the figures the exports and the pack revision hold.
+      its operating threshold — the figures the exports and the pack revision hold.{basisWords(basis)}
     </p>
   ) : (
-    <p className="figures-shown what-if-shown" data-figures="what-if">
+    <p className="figures-shown what-if-shown" data-figures="what-if" data-basis={basis ?? "all items"}>
       <span className="figures-tag">What-if figures</span> at {describeWhatIf(at)} — not stored, not signed.
+      {basisWords(basis)}
     </p>
   );
 }
@@ -98,7 +116,7 @@ export function WhatIfBar() {
     <section className="what-if-bar no-print" aria-label="What-if figures shown" data-testid="what-if-bar">
       <span>
         <strong>What if:</strong> {describeWhatIf(state.at)}. The verdict, stage 4 and the gates, funnel and total cost
-        show what-if figures; the rest of the page and every export show the stored ones.
+        show what-if figures; the rest of the page and every export show the stored ones.{basisWords(state.basis)}
       </span>
       <button type="button" onClick={state.reset}>
         Show the stored figures

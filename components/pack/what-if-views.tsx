@@ -5,6 +5,7 @@ import { acrossStagesAt, packResultsAt } from "@/lib/pack/what-if-pack";
 import { verdictSummaryOf, type SummaryRevision, type VerdictSummary } from "@/lib/pack/verdict-summary";
 import type { AcrossStages } from "@/lib/pack/across-stages";
 import type { PackCandidate, PackDecision } from "@/lib/pack/pack-data";
+import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { usePageView } from "./page-view-context";
 import { AcrossStagesView } from "./across-stages";
 import { VerdictBand } from "./verdict-band";
@@ -16,7 +17,7 @@ import { FiguresShown, useWhatIf } from "./what-if-context";
  * them in the browser from the compact pack (lib/pack/what-if-pack.ts, in the page's view) by
  * the same `packResults()` the server uses.
  */
-type StoredParameters = { prevalence: number; operatingThreshold: number };
+type StoredParameters = { prevalence: number; operatingThreshold: number; operatingRule?: OperatingRuleKind | null };
 
 export function WhatIfVerdict({
   stored,

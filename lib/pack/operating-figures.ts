@@ -8,6 +8,8 @@ const HELD_OUT = "held out";
 const IN_SAMPLE = "in-sample";
 export const HELD_OUT_BASIS = `${HELD_OUT}: threshold chosen on the other half of the items`;
 export const IN_SAMPLE_BASIS = `${IN_SAMPLE}: a half lacked a class, so the threshold was chosen on the items it is reported on`;
+/** A what-if threshold overrides the rule (lib/pack/what-if-pack.ts): its figures are read on all items. */
+export const WHAT_IF_IN_SAMPLE_BASIS = `${IN_SAMPLE}: the what-if threshold replaces the rule's choice, read on all items`;
 
 /** A basis's short name ("held out" or "in-sample"), for places that have no room for the reason. */
 export const basisName = (basis: string): string => (basis === HELD_OUT_BASIS ? HELD_OUT : IN_SAMPLE);

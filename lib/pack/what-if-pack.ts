@@ -1,9 +1,10 @@
 import { expectedCostPer1k } from "@/lib/metrics/cost";
+import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import { wilsonInterval } from "@/lib/metrics/intervals";
 import { acrossStages } from "./across-stages";
 import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
 import type { PackData, PackFigures, RunFigures } from "./pack-data";
-import { runFigures } from "./operating-figures";
+import { runFigures, WHAT_IF_IN_SAMPLE_BASIS } from "./operating-figures";
 import { packResults } from "./pack-results";
 import { costModel, precisionAtPrevalence, whatIfAt } from "./what-if";
 
@@ -97,31 +98,61 @@ export function isStoredParameters(pack: Pick<WhatIfPack, "decision">, at: WhatI
   return at.threshold === null && at.prevalence === pack.decision.prevalence;
 }
 
-/** One run's figures at the what-if's parameters. */
-export function figuresAt(run: WhatIfRun, pack: Pick<WhatIfPack, "decision">, at: WhatIfParameters): RunFigures | null {
-  if (isStoredParameters(pack, at)) return run.stored;
+/**
+ * Which figures a what-if shows under the decision's rule (issue 25 item 7) — the one rule the
+ * verdict band, stage 4 and the gates, funnel and total cost all follow, so a screen never mixes
+ * two bases:
+ *   - FIXED (or no rule): no choice was made on the items; the figures are on all of them (null);
+ *   - a choosing rule, each candidate at its chosen threshold (any π): "held out" — the held-out
+ *     counts the stored verdict uses, re-weighted to π (recall, a count ratio, does not move);
+ *   - a choosing rule with a what-if threshold: "in-sample" — the threshold overrides the rule and
+ *     its counts are read on the same items it is shown on.
+ * A run whose rule could not cross-fit (a half lacked a class) says so in its own basis.
+ */
+export type WhatIfBasis = "held out" | "in-sample" | null;
+
+export function whatIfBasis(rule: OperatingRuleKind | null | undefined, at: WhatIfParameters): WhatIfBasis {
+  if (!rule || rule === "FIXED") return null;
+  return at.threshold === null ? "held out" : "in-sample";
+}
+
+/** A run's figures at the what-if's parameters, with the operating point they are read at. */
+export interface OperatingAt {
+  figures: RunFigures;
+  /** The stored threshold the figures are at (null: above every score, nothing predicted positive). */
+  threshold: number | null;
+  /** TPR and FPR there, on the figures' basis (the held-out counts under a rule at its chosen threshold). */
+  tpr: number;
+  fpr: number;
+}
+
+/** One run at the what-if's parameters, by {@link whatIfBasis}'s rule: what stage 4 and the gates both read. */
+export function operatingAt(
+  run: WhatIfRun,
+  pack: Pick<WhatIfPack, "decision">,
+  at: WhatIfParameters,
+): OperatingAt | null {
   const { positives: p, negatives: n } = run;
+  const rates = { tpr: p > 0 ? run.tp / p : 0, fpr: n > 0 ? run.fp / n : 0 };
+  if (isStoredParameters(pack, at)) return { figures: run.stored, threshold: run.threshold, ...rates };
   const costs = { prevalence: at.prevalence, costFn: pack.decision.costFn, costFp: pack.decision.costFp };
   let tp = run.tp;
-  let tpr: number;
-  let fpr: number;
-  if (at.threshold === null) {
-    tpr = p > 0 ? run.tp / p : 0;
-    fpr = n > 0 ? run.fp / n : 0;
-  } else {
+  let threshold: number | null = run.threshold;
+  let { tpr, fpr } = rates;
+  if (at.threshold !== null) {
     if (!run.roc || p === 0) return null;
     const point = whatIfAt(expandRoc(run.roc, p, n), at.threshold, costs);
-    tpr = point.recall;
-    fpr = point.fpr;
+    ({ recall: tpr, fpr, storedThreshold: threshold } = point);
     tp = Math.round(tpr * p);
   }
-  const recall = p > 0 ? tpr : null;
   const recallInterval = at.threshold === null ? run.stored.recallInterval : wilsonInterval(tp, p).value;
   const stored = run.stored.report.reweighted;
-  return {
+  // The stored basis (held out) holds at the chosen threshold; a what-if threshold is in-sample.
+  const basis = run.stored.basis && (at.threshold === null ? run.stored.basis : WHAT_IF_IN_SAMPLE_BASIS);
+  const figures: RunFigures = {
     report: {
       n: run.stored.report.n,
-      atThreshold: { recall },
+      atThreshold: { recall: p > 0 ? tpr : null },
       ...(stored
         ? {
             reweighted: {
@@ -133,7 +164,14 @@ export function figuresAt(run: WhatIfRun, pack: Pick<WhatIfPack, "decision">, at
         : {}),
     },
     recallInterval,
+    ...(basis ? { basis } : {}),
   };
+  return { figures, threshold, tpr, fpr };
+}
+
+/** One run's figures at the what-if's parameters. */
+export function figuresAt(run: WhatIfRun, pack: Pick<WhatIfPack, "decision">, at: WhatIfParameters): RunFigures | null {
+  return operatingAt(run, pack, at)?.figures ?? null;
 }
 
 /** The pack's figures at the what-if's parameters (the decision's π replaced, so gate details name it). */

@@ -44,12 +44,20 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
     getStageHeadlines(actor, id),
     HarnessSection({ actor, decisionId: id }),
   ]);
-  const stored = { prevalence: decision.prevalence, operatingThreshold: decision.operatingThreshold };
+  const stored = {
+    prevalence: decision.prevalence,
+    operatingThreshold: decision.operatingThreshold,
+    operatingRule: decision.operatingRule,
+  };
   // The stages are drawn in the browser from the page's view (components/pack/stage-views.tsx).
   const saveAction = can(actor, "decision.edit") && isEditable(decision) ? saveWhatIfAction : null;
 
   return (
-    <WhatIfProvider prevalence={decision.prevalence} operatingThreshold={decision.operatingThreshold}>
+    <WhatIfProvider
+      prevalence={decision.prevalence}
+      operatingThreshold={decision.operatingThreshold}
+      operatingRule={decision.operatingRule}
+    >
       <PageViewProvider src={`/api/v1/decisions/${encodeURIComponent(id)}/view?state=${tag}`}>
         <article aria-labelledby="decision-title" className="pack">
           <p className="muted">

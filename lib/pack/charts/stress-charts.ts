@@ -4,6 +4,7 @@ import {
   costOptimumOfPoints,
   PREVALENCE_CHART_GRID,
   prAtPrevalence,
+  precisionAtPrevalence,
   prAtPrevalenceFromPr,
   precisionVersusPrevalence,
   whatIfAt,
@@ -28,6 +29,12 @@ export interface StressCandidate {
   negatives: number;
   /** The candidate's own stored operating threshold (the decision's unless it sets one). */
   threshold: number;
+  /**
+   * The operating point the figures are read at, on their basis (lib/pack/what-if-pack.ts
+   * `operatingAt`: under a choosing rule, the held-out counts at the chosen threshold). Absent: the
+   * stored ROC point at the threshold (all items).
+   */
+  operating?: { threshold: number | null; tpr: number; fpr: number; basis: string | null };
 }
 
 export interface StressSettings extends CostParameters {
@@ -38,6 +45,20 @@ export interface StressSettings extends CostParameters {
 
 function thresholdFor(c: StressCandidate, s: StressSettings): number {
   return s.threshold ?? c.threshold;
+}
+
+/** Where a candidate's marker and its precision-versus-prevalence curve are read: on the figures' basis. */
+function operatingPoint(
+  c: StressCandidate & { roc: RocCurve },
+  s: StressSettings,
+): { threshold: number | null; recall: number; fpr: number; precision: number | null; note: string } {
+  if (c.operating) {
+    const { threshold, tpr, fpr, basis } = c.operating;
+    const precision = precisionAtPrevalence(tpr, fpr, s.prevalence);
+    return { threshold, recall: tpr, fpr, precision, note: basis ? ` (${basis})` : "" };
+  }
+  const f = whatIfAt(c.roc, thresholdFor(c, s), s);
+  return { threshold: f.storedThreshold, recall: f.recall, fpr: f.fpr, precision: f.precision, note: "" };
 }
 
 /** One series per candidate with stored curve points, in candidate order, with its colour and dash. */
@@ -52,7 +73,7 @@ function candidateSeries(
 
 export function stressPrChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
   const series = candidateSeries(cands, (c) => {
-    const f = whatIfAt(c.roc, thresholdFor(c, s), s);
+    const f = operatingPoint(c, s);
     return {
       points: c.pr
         ? prAtPrevalenceFromPr(c.pr, c.positives, c.negatives, s.prevalence)
@@ -60,7 +81,12 @@ export function stressPrChart(cands: readonly StressCandidate[], s: StressSettin
       marker:
         f.precision === null
           ? undefined
-          : { x: f.recall, y: f.precision, threshold: f.storedThreshold, label: `t = ${f.storedThreshold}` },
+          : {
+              x: f.recall,
+              y: f.precision,
+              threshold: f.threshold,
+              label: `t = ${f.threshold === null ? "+∞" : formatThreshold(f.threshold)}${f.note}`,
+            },
     };
   });
   return {
@@ -103,7 +129,7 @@ export function stressCostChart(cands: readonly StressCandidate[], s: StressSett
 
 export function stressPrecisionVsPrevalenceChart(cands: readonly StressCandidate[], s: StressSettings): XyChartModel {
   const series = candidateSeries(cands, (c) => {
-    const f = whatIfAt(c.roc, thresholdFor(c, s), s);
+    const f = operatingPoint(c, s);
     return {
       points: precisionVersusPrevalence(f.recall, f.fpr, [...PREVALENCE_CHART_GRID, s.prevalence]).map((r) => ({
         x: r.prevalence,

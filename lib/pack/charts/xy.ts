@@ -1,3 +1,4 @@
+import { formatNumber } from "@/lib/format";
 import type { SeriesStyle } from "./palette";
 
 /**
@@ -68,4 +69,48 @@ export function tableRows(points: readonly XyPoint[], max = 25): XyPoint[] {
 /** Sorts a series by x and drops points that cannot be drawn on a log axis (x ≤ 0). */
 export function orderForAxis(points: readonly XyPoint[], axis: Axis): XyPoint[] {
   return points.filter((p) => Number.isFinite(p.x) && (axis.scale !== "log" || p.x > 0));
+}
+
+/** The figure written beside a series' only point, and which side of it keeps the text inside the plot. */
+export interface PointLabel {
+  text: string;
+  /** "start": the text runs right of the point; "end": left of it. */
+  anchor: "start" | "end";
+  /** Below the point (it is near the top of the plot), else above. */
+  below: boolean;
+}
+
+/** Where a value sits between lo and hi, 0…1 (½ when they are equal), on the axis' scale. */
+function along(value: number, lo: number, hi: number, log: boolean): number {
+  const f = (v: number) => (log ? Math.log(Math.max(v, Number.MIN_VALUE)) : v);
+  return hi > lo ? (f(value) - f(lo)) / (f(hi) - f(lo)) : 0.5;
+}
+
+/**
+ * A candidate measured at one level only (one serving concurrency) is a lone dot, not a line
+ * (issue 25 item 4): it carries its figure ("412 ms") so a reader need not hover. The text runs
+ * towards the plot's middle, so it stays inside the plot, away from the tick labels.
+ */
+export function pointLabels(model: XyChartModel): Map<string, PointLabel> {
+  const drawn = model.series.map((s) => ({
+    key: s.key,
+    points: orderForAxis(s.points, model.x).filter((p): p is XyPoint & { y: number } => p.y !== null),
+  }));
+  const xs = drawn.flatMap((s) => s.points.map((p) => p.x)).concat(model.x.ticks ?? []);
+  const ys = drawn
+    .flatMap((s) => s.points.map((p) => p.y))
+    .concat(model.references.filter((r) => r.axis === "y").map((r) => r.value));
+  const [xLo, xHi] = model.x.domain ?? [Math.min(...xs), Math.max(...xs)];
+  const [yLo, yHi] = model.y.domain ?? [Math.min(...ys), Math.max(...ys)];
+  const labels = new Map<string, PointLabel>();
+  for (const s of drawn) {
+    if (s.points.length !== 1) continue;
+    const p = s.points[0]!;
+    labels.set(s.key, {
+      text: `${formatNumber(p.y, model.y.digits ?? 3)}${model.y.unit ? ` ${model.y.unit}` : ""}`,
+      anchor: along(p.x, xLo, xHi, model.x.scale === "log") > 0.6 ? "end" : "start",
+      below: along(p.y, yLo, yHi, false) > 0.8,
+    });
+  }
+  return labels;
 }
