@@ -18,6 +18,7 @@ import {
   EditSteps,
   ResemblanceSection,
   ShortlistSection,
+  StrandedRowsSection,
 } from "./sections";
 import "../pack.css";
 
@@ -91,6 +92,8 @@ export default async function EditDecisionPage({
       </section>
 
       <ShortlistSection id={id} models={models} editable={editable} />
+
+      <StrandedRowsSection id={id} models={models} candidates={candidates} editable={editable} />
 
       <CandidatesSection candidates={candidates} suites={suites} editable={editable} />
 
