@@ -20,6 +20,7 @@ import {
   ShortlistSection,
   StrandedRowsSection,
 } from "./sections";
+import { HarnessConfigSection } from "./harness-config";
 import "../pack.css";
 
 export const metadata: Metadata = { title: "Edit decision" };
@@ -100,6 +101,8 @@ export default async function EditDecisionPage({
       <ResemblanceSection id={id} resemblances={resemblances} editable={editable} />
 
       <DatasetSection id={id} versions={versions} current={decision.evaluationDatasetVersionId} editable={editable} />
+
+      <HarnessConfigSection actor={actor} id={id} positiveClass={decision.positiveClass} editable={editable} />
 
       <ArchiveSection id={id} decision={decision} />
     </article>

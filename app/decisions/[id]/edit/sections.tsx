@@ -42,6 +42,9 @@ export function EditSteps() {
         <li>
           <a href="#dataset-heading">Evaluation dataset</a>
         </li>
+        <li>
+          <a href="#harness-config-heading">Evaluation harness</a>
+        </li>
       </ol>
     </nav>
   );
