@@ -22,7 +22,9 @@ ${ACTOR_HELP}
   predictions:  --candidate ID, --dataset-version ID (required), --negative A,B,
                 --queue (hand the metrics to the job queue instead of computing them here)
   leaderboard, serving:
-                --map '{"<model name>":"<candidateId>" or null}', --skip-unmatched,
+                --map '{"<model name>":"<candidateId>" or null}' (each name mapped becomes
+                an alias of its candidate: later files spelling it so attach by themselves),
+                --skip-unmatched,
                 --model NAME, --run-spec SPEC, --individual-responses FILE (LLMPerf)
 
 Prints the import summary as JSON. A rejected file prints its problems (line, field, value,
