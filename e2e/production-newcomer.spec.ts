@@ -15,7 +15,6 @@ import { enrolByOperator } from "./enrol";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DATABASE_URL =
   process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
-const SIM_PORT = Number(process.env.E2E_SIM_PORT ?? 4330);
 const PASSWORD = "newcomer analyst passphrase 2026";
 const VERSION = "meta-llama/Meta-Llama-3-8B-Instruct";
 
@@ -88,8 +87,9 @@ async function newDecision(candidate: Record<string, string>) {
 const post = (url: string, data: string) => analyst.post(url, { data, headers: { "content-type": "text/csv" } });
 
 test.beforeAll(async ({ playwright, baseURL }) => {
-  test.setTimeout(120_000); // the operator's CLI enrolment spawns a process on a busy machine
-  sim = await startSimServer({ ttftMs: 20, itlMs: 5 }, SIM_PORT);
+  test.setTimeout(300_000); // the operator's CLI enrolment spawns a process on a busy machine
+  // A port of its own per worker (the two tests run in parallel, each worker with its beforeAll).
+  sim = await startSimServer({ ttftMs: 20, itlMs: 5 });
   const a = await makeAnalyst(baseURL!);
   analystEmail = a.email;
   analyst = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${a.token}` } });
@@ -101,7 +101,7 @@ test.afterAll(async () => {
 });
 
 test("a spelling confirmed once on the edit page attaches the next file by itself", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { decisionId, base, candidateId } = await newDecision({
     name: "Llama 3 8B",
     provider: "Meta",
@@ -170,11 +170,11 @@ test("a spelling confirmed once on the edit page attaches the next file by itsel
 });
 
 test("the protocol and an endpoint are set on the page, and Test the endpoint answers", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { decisionId, base } = await newDecision({ name: "Local Llama", provider: "self-hosted" });
   const dataset = [
     "id,label,text",
-    "m01,spam,[[sim label=yes p=0.9 tokens=1]] Win a prize now",
+    "m01,spam,[[sim id=m01 label=yes p=0.9 tokens=1]] Win a prize now",
     "m02,ham,[[sim label=no p=0.1 tokens=1]] Lunch at noon?",
   ].join("\n");
   const uploaded = await post(`${base}/datasets?name=messages&negativeLabels=ham&filename=messages.csv`, dataset);
@@ -186,7 +186,7 @@ test("the protocol and an endpoint are set on the page, and Test the endpoint an
   await protocol.getByLabel("User message template").fill("Message {{item_id}}: {{text}}");
   // The preview renders the evaluation dataset's first item through the templates as typed.
   await expect(protocol.getByRole("region", { name: "Preview of one item" })).toContainText(
-    "Message m01: [[sim label=yes p=0.9 tokens=1]] Win a prize now",
+    "Message m01: [[sim id=m01 label=yes p=0.9 tokens=1]] Win a prize now",
   );
   await protocol.getByLabel("Labels (comma-separated)").fill("yes, no");
   await protocol.getByLabel(/Positive label/).fill("yes");
@@ -199,14 +199,17 @@ test("the protocol and an endpoint are set on the page, and Test the endpoint an
   await endpoint.getByLabel(/^Model/).fill("llama");
   await endpoint.getByLabel(/^API key/).fill("sk-newcomer-secret");
   await endpoint.getByRole("button", { name: "Save Local Llama's endpoint" }).click();
-  await expect(endpoint.getByRole("status")).toContainText(/Saved the endpoint \(key [0-9a-f]{16}\)/);
+  await expect(endpoint.getByRole("status")).toContainText(/Saved the endpoint \(key sha256:[0-9a-f]{16}\)/);
 
   const settings = (await (await analyst.get(`${base}/protocol`)).json()) as {
     protocol: { user: string };
     candidates: { endpoint: { baseUrl: string; apiKeyFingerprint: string } }[];
   };
   expect(settings.protocol.user).toBe("Message {{item_id}}: {{text}}");
-  expect(settings.candidates[0]!.endpoint).toMatchObject({ baseUrl: sim.url, apiKeyFingerprint: /^[0-9a-f]{16}$/ });
+  expect(settings.candidates[0]!.endpoint).toMatchObject({
+    baseUrl: sim.url,
+    apiKeyFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{16}$/),
+  });
   // The key is write-only: the page shows its fingerprint, never the key.
   await page.reload();
   await expect(page.getByRole("form", { name: "Endpoint of Local Llama" })).toContainText(
@@ -218,6 +221,7 @@ test("the protocol and an endpoint are set on the page, and Test the endpoint an
   await tester.getByRole("button", { name: "Test the endpoint" }).click();
   await expect(tester.getByTestId("parsed-answer")).toHaveText("positive (“yes”), score 1.000", { timeout: 30_000 });
   await expect(tester).toContainText("m01");
-  expect(sim.log.length).toBeGreaterThan(0);
+  // The simulated endpoint saw that one item, once (a test sends one request, as a run sends each item).
+  expect(sim.log).toEqual([{ id: "m01", status: 200, fail: null }]);
   expect(problems).toEqual([]);
 });
