@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
+import { evidenceState } from "../pack/pack-cache";
 import { importLeaderboard, importServing } from "../imports";
 import { attachLeaderboardModels } from "./model-names";
 import { createCandidate } from "./candidates";
@@ -125,10 +126,13 @@ describe("model names that match once and for all", () => {
       attachLeaderboardModels(reviewer, decisionId, { candidateId: candidate.id, models: ["L3-8B-it"] }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
 
+    const stateBefore = await evidenceState(await db(), decisionId);
     const done = await attachLeaderboardModels(analyst, decisionId, {
       candidateId: candidate.id,
       models: ["L3-8B-it"],
     });
+    // The pack's cached read is keyed by the evidence state: the attachment's audit event changes it.
+    expect(await evidenceState(await db(), decisionId)).not.toBe(stateBefore);
     expect(done).toMatchObject({ rowsAttached: 2, aliasesAdded: ["L3-8B-it"] });
     expect(await rows(decisionId)).toEqual([
       { modelName: "L3-8B-it", candidateId: candidate.id },
