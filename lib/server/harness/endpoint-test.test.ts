@@ -23,7 +23,7 @@ const items = [
 ];
 
 describe("testing a candidate's endpoint", () => {
-  it("sends the first item (item id order) through the protocol and shows the parsed answer; stores nothing", async () => {
+  it("sends the first item by item id through the protocol and shows the parsed answer; stores nothing", async () => {
     const analyst = await makeActor(["ANALYST"]);
     const { decisionId, candidate } = await makeHarnessDecision(analyst, sim.url, items, { apiKey: "sk-test" });
     expect(await previewItem(analyst, decisionId)).toEqual({ itemId: "a-1", text: items[1]!.text, slice: null });

@@ -17,9 +17,10 @@ const validation = (field: string, reason: string) =>
   });
 
 /**
- * The first item of the decision's evaluation dataset version, in the order a run sends them
- * (item id, byte order): what the protocol form previews through the templates. Null without a
- * dataset. Never the gold label: the model must not see it, and neither does the preview.
+ * The first item of the decision's evaluation dataset version by item id (the primary key's own
+ * order, so one index step even on a version of millions of items): what the protocol form
+ * previews through the templates and what "Test the endpoint" sends. Null without a dataset.
+ * Never the gold label: the model must not see it, and neither does the preview.
  */
 export async function previewItem(actor: Actor, decisionId: string): Promise<PromptItem | null> {
   if (!can(actor, "decision.read")) throw forbiddenError();
@@ -32,7 +33,7 @@ export async function previewItem(actor: Actor, decisionId: string): Promise<Pro
   if (decision.evaluationDatasetVersionId === null) return null;
   const [item] = await prisma.$queryRaw<PromptItem[]>`
     SELECT "itemId", text, slice FROM "DatasetItem" WHERE "datasetVersionId" = ${decision.evaluationDatasetVersionId}
-    ORDER BY "itemId" COLLATE "C" LIMIT 1`;
+    ORDER BY "itemId" LIMIT 1`;
   return item ?? null;
 }
 
