@@ -19,6 +19,10 @@ const commands: Record<string, Command> = {
     summary: "import a dataset, predictions, a leaderboard or a serving benchmark into a decision",
     load: () => import("./commands/import"),
   },
+  candidate: {
+    summary: "attach stranded leaderboard rows to a candidate; their model names become its aliases",
+    load: () => import("./commands/candidate"),
+  },
   user: { summary: "create a user, e.g. the first admin (operator command)", load: () => import("./commands/user") },
   token: { summary: "create an API token for a user (operator command)", load: () => import("./commands/token") },
   mail: {

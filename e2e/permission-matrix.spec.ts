@@ -283,6 +283,19 @@ export const API: Entry[] = [
     allowed: ["analyst"],
   },
   {
+    file: "app/api/v1/decisions/[id]/candidates/[candidateId]/endpoint/test/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/candidates/none/endpoint/test`,
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/candidates/[candidateId]/attach/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/candidates/none/attach`,
+    body: { models: ["some-model"] },
+    allowed: ["analyst"],
+  },
+  {
     file: "app/api/v1/decisions/[id]/harness-runs/route.ts",
     method: "GET",
     url: `/api/v1/decisions/${DEMO}/harness-runs`,

@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   "candidate.create",
   "candidate.update",
   "candidate.remove",
+  "candidate.alias_add",
+  "leaderboard.attach",
   "resemblance.answer",
   "resemblance.relevance_note",
   "eval_run.recompute_queued",

@@ -33,6 +33,8 @@ async function main() {
     VERDICT_SMTP_URL: sink.url,
     VERDICT_MAIL_FROM: "Verdict <verdict@e2e.test>",
     VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Endpoint API keys are stored encrypted (lib/server/harness/secrets.ts): a test key unless one is given.
+    VERDICT_SECRETS_KEY: process.env.VERDICT_SECRETS_KEY ?? "5e".repeat(32),
   };
   delete env.VERDICT_DEMO;
   const child = spawn(

@@ -33,7 +33,9 @@ ${ACTOR_HELP}
                 (which repeat counts; which model of a multi-model file this candidate is);
                 --preview prints what the file holds and a suggested mapping, imports nothing
   leaderboard, serving:
-                --map '{"<model name>":"<candidateId>" or null}', --skip-unmatched,
+                --map '{"<model name>":"<candidateId>" or null}' (each name mapped becomes
+                an alias of its candidate: later files spelling it so attach by themselves),
+                --skip-unmatched,
                 --model NAME, --run-spec SPEC, --individual-responses FILE (LLMPerf)
 
 Prints the import summary as JSON. A rejected file prints its problems (line, field, value,

@@ -10,7 +10,7 @@ describe("storedRecords", () => {
       "45 stored to shortlist from (3 models, none a candidate yet)",
     );
     expect(storedRecords({ stored: 45, models: { a: "c1" }, unshortlistedModels: ["x", "y"] })).toBe(
-      "45 stored: 1 model matched to candidates, 2 models kept to shortlist from",
+      "45 stored: 1 model matched to candidates, 2 models kept to shortlist from (or to attach to a candidate on the edit page)",
     );
     expect(storedRecords({ stored: 0, models: {}, unshortlistedModels: [] })).toBe("none stored");
   });

@@ -23,5 +23,5 @@ export function storedRecords(result: {
   if (kept === 0) return `${stored.toLocaleString("en-US")} stored for the candidates`;
   if (matched === 0)
     return `${stored.toLocaleString("en-US")} stored to shortlist from (${models(kept)}, none a candidate yet)`;
-  return `${stored.toLocaleString("en-US")} stored: ${models(matched)} matched to candidates, ${models(kept)} kept to shortlist from`;
+  return `${stored.toLocaleString("en-US")} stored: ${models(matched)} matched to candidates, ${models(kept)} kept to shortlist from (or to attach to a candidate on the edit page)`;
 }

@@ -47,6 +47,30 @@ describe("matchModels", () => {
     expect(unmatched).toEqual(["Mistral-7B-Instruct-v0.2"]);
   });
 
+  test("the model id and a version that spells a model are names too; a bare revision is not", () => {
+    const mine: MatchCandidate[] = [
+      { id: "v", name: "Llama 3 8B", aliases: [], version: "meta-llama/Meta-Llama-3-8B-Instruct" },
+      { id: "m", name: "Qwen small", aliases: [], modelId: "Qwen/Qwen2.5-7B-Instruct", version: "3" },
+      { id: "r", name: "Revision", aliases: [], version: "2024-05-13" },
+    ];
+    const { matched, unmatched } = matchModels(
+      [
+        "meta-llama/Meta-Llama-3-8B-Instruct",
+        "meta-llama__Meta-Llama-3-8B-Instruct",
+        "Qwen2.5-7B-Instruct",
+        "3",
+        "2024-05-13",
+      ],
+      mine,
+    );
+    expect(Object.fromEntries(matched)).toEqual({
+      "meta-llama/Meta-Llama-3-8B-Instruct": "v",
+      "meta-llama__Meta-Llama-3-8B-Instruct": "v",
+      "Qwen2.5-7B-Instruct": "m",
+    });
+    expect(unmatched).toEqual(["3", "2024-05-13"]);
+  });
+
   test("duplicates are reported once; empty candidate list matches nothing", () => {
     expect(matchModels(["a", "a"], []).unmatched).toEqual(["a"]);
   });

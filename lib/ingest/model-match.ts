@@ -9,7 +9,24 @@
  * the user to map; nothing is guessed.
  */
 
-export type MatchCandidate = { id: string; name: string; aliases: string[] };
+/**
+ * A candidate's names: its name, its model id, its version (when it spells a model, e.g.
+ * "meta-llama/Meta-Llama-3-8B-Instruct"; a bare revision like "3" or "2024-05-13" names no model on its
+ * own and is left out) and its aliases — the spellings the analyst confirmed once.
+ */
+export type MatchCandidate = {
+  id: string;
+  name: string;
+  aliases: readonly string[];
+  modelId?: string;
+  version?: string;
+};
+
+/** Every name the matcher knows a candidate by (the one list the importers and the shortlist use). */
+export function candidateNames(c: MatchCandidate): string[] {
+  const version = c.version && /\p{L}/u.test(c.version) ? [c.version] : [];
+  return [c.name, c.modelId ?? "", ...version, ...c.aliases].filter((n) => n.trim() !== "");
+}
 export type ModelMatchResult = { matched: Map<string, string>; unmatched: string[] };
 
 /** lm-eval writes "/" (and other path characters) as "__" in folder and file names. */
@@ -36,8 +53,7 @@ export function matchModels(models: readonly string[], candidates: readonly Matc
     index.set(key, ids);
   };
   for (const c of candidates) {
-    for (const n of [c.name, ...c.aliases]) {
-      if (!n.trim()) continue;
+    for (const n of candidateNames(c)) {
       const [exact, full, base] = keys(n);
       add(exact as string, c.id);
       add(full as string, c.id);

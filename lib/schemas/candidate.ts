@@ -58,6 +58,16 @@ export const shortlistSchema = z.object({
 });
 export type ShortlistInput = z.infer<typeof shortlistSchema>;
 
+/** Stranded leaderboard rows (no candidate) attached to an existing candidate by their model names (page, API, CLI). */
+export const attachModelsSchema = z.object({
+  candidateId: z.string().min(1, "Choose the candidate."),
+  models: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.string().min(1).max(500)).min(1, "Tick at least one model name.").max(200),
+  ),
+});
+export type AttachModelsInput = z.infer<typeof attachModelsSchema>;
+
 export const RESEMBLANCE_ANSWERS = ["MATCH", "PARTIAL", "MISMATCH"] as const;
 const answer = (question: string) =>
   z.enum(RESEMBLANCE_ANSWERS, {

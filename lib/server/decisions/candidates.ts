@@ -131,7 +131,9 @@ async function insertCandidate(
     select: { modelName: true },
   });
   const matchable = unattached.map((r) => r.modelName).filter((name) => !reserved.has(name));
-  const matched = matchModels(matchable, [{ id: candidate.id, name: candidate.name, aliases }]).matched;
+  const matched = matchModels(matchable, [
+    { id: candidate.id, name: candidate.name, modelId: candidate.modelId, version: candidate.version, aliases },
+  ]).matched;
   const attached = await attachRows(tx, decisionId, candidate.id, [...new Set([...models, ...matched.keys()])]);
   await recordAudit(tx, {
     actor,

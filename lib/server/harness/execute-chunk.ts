@@ -3,7 +3,13 @@ import { env } from "@/lib/env";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { callWithRetries, ChatClient } from "@/lib/harness/network/chat-client";
 import { contractValidator, parseOutput } from "@/lib/harness/parse-output";
-import { messageRenderer, protocolSchema, type PromptItem } from "@/lib/harness/protocol";
+import {
+  messageRenderer,
+  protocolSchema,
+  type ChatMessage,
+  type EvalProtocol,
+  type PromptItem,
+} from "@/lib/harness/protocol";
 import { ItemWriter, type ItemResult } from "./item-writer";
 import { decryptSecret } from "./secrets";
 import { lockChunk, openSlotSession, takeSlots } from "./slots";
@@ -88,6 +94,22 @@ export async function executeChunk(database: Database, runId: number, chunk: num
   }
 }
 
+/**
+ * One item through the endpoint (with the run's retries) and the output contract: what a run
+ * stores for each item, and what "Test the endpoint" shows for one — the same code path.
+ */
+export async function answerItem(
+  client: ChatClient,
+  protocol: EvalProtocol,
+  validator: ReturnType<typeof contractValidator>,
+  messages: ChatMessage[],
+  retry: Parameters<typeof callWithRetries>[2],
+) {
+  const call = await callWithRetries(client, messages, retry);
+  const parsed = call.completed ? parseOutput(protocol, call.text, call.firstTokenLogprobs, validator) : null;
+  return { call, parsed };
+}
+
 async function callAll(
   database: Database,
   run: { id: number; protocol: unknown; endpoint: EndpointSnapshot; apiKeyCiphertext: string | null },
@@ -125,9 +147,8 @@ async function callAll(
         nextStart = Math.max(nextStart, performance.now()) + interval;
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
-      const call = await callWithRetries(client, render(item), retry);
+      const { call, parsed } = await answerItem(client, protocol, validator, render(item), retry);
       if (controller.signal.aborted) return;
-      const parsed = call.completed ? parseOutput(protocol, call.text, call.firstTokenLogprobs, validator) : null;
       const result: ItemResult = {
         itemId: item.itemId,
         completed: call.completed,

@@ -17,6 +17,7 @@ import type { Actor } from "../actors";
 import { defaultLimits, readText, type SpooledFile, type UploadFile } from "./files";
 import { concurrentWinner, withSpooledUpload } from "./upload";
 import { lockEditableDecision } from "../decisions/lock";
+import { attachStrandedRows, rememberSpellings } from "../decisions/model-names";
 import {
   IMPORT_SUMMARY_SELECT,
   ImportRejected,
@@ -87,11 +88,13 @@ async function mapModels(
   const prisma = (await getDatabase()).prisma;
   const candidates = await prisma.candidate.findMany({
     where: { decisionId },
-    select: { id: true, name: true, aliases: true },
+    select: { id: true, name: true, modelId: true, version: true, aliases: true },
     orderBy: { createdAt: "asc" },
   });
   const ids = new Set(candidates.map((c) => c.id));
   const map = new Map<string, string>();
+  /** The analyst's own mappings: each becomes an alias of its candidate. */
+  const confirmed = new Map<string, string>();
   const skipped: string[] = [];
   const rest: string[] = [];
   for (const name of new Set(names)) {
@@ -104,6 +107,7 @@ async function mapModels(
           value: explicit,
         });
       map.set(name, explicit);
+      confirmed.set(name, explicit);
     } else rest.push(name);
   }
   const matched = matchModels(rest, candidates);
@@ -125,7 +129,81 @@ async function mapModels(
       candidates.map(({ id, name }) => ({ id, name })),
       format,
     );
-  return { map, skipped, unattached };
+  return { map, skipped, unattached, confirmed };
+}
+
+/** The confirmed spellings, grouped by candidate. */
+function byCandidate(confirmed: ReadonlyMap<string, string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, id] of confirmed) out.set(id, [...(out.get(id) ?? []), name]);
+  return out;
+}
+
+/**
+ * Remembers the upload's confirmed mappings as aliases of their candidates (issue 26 item 4), in
+ * the import's transaction, one audit event per candidate that gained one.
+ */
+async function rememberConfirmed(
+  tx: Tx,
+  actor: Actor,
+  decisionId: string,
+  confirmed: ReadonlyMap<string, string>,
+  request: PublicImportOptions["request"],
+) {
+  for (const [candidateId, names] of byCandidate(confirmed)) {
+    const added = await rememberSpellings(tx, decisionId, candidateId, names);
+    if (added.length === 0) continue;
+    await recordAudit(tx, {
+      actor,
+      action: "candidate.alias_add",
+      entityType: "Candidate",
+      entityId: candidateId,
+      decisionId,
+      after: { aliasesAdded: added, via: "modelMap" },
+      request,
+    });
+  }
+}
+
+/**
+ * The same bytes again, with a modelMap: the earlier import's rows are not stored twice, but the
+ * mapping still holds — its stranded rows (kept without a candidate) are attached and the spellings
+ * remembered, so a resubmission with modelMap is never a silent no-op.
+ */
+async function applyMapToExisting(
+  actor: Actor,
+  decisionId: string,
+  existing: PublicImportResult,
+  modelMap: Record<string, string | null> | undefined,
+  request: PublicImportOptions["request"],
+): Promise<PublicImportResult> {
+  const stranded = new Set(existing.unshortlistedModels);
+  const confirmed = new Map(
+    Object.entries(modelMap ?? {}).flatMap(([name, id]) => (id && stranded.has(name) ? [[name, id] as const] : [])),
+  );
+  if (confirmed.size === 0) return existing;
+  const prisma = (await getDatabase()).prisma;
+  await prisma.$transaction(async (tx) => {
+    await lockEditableDecision(tx, decisionId);
+    for (const [candidateId, names] of byCandidate(confirmed)) {
+      const candidate = await tx.candidate.findFirst({ where: { id: candidateId, decisionId }, select: { id: true } });
+      if (!candidate)
+        throw new AppError(
+          "VALIDATION",
+          `modelMap: "${names[0]}" → "${candidateId}" is not a candidate of this decision.`,
+          {
+            field: "modelMap",
+            value: candidateId,
+          },
+        );
+      await attachStrandedRows(tx, actor, decisionId, candidateId, names, "modelMap", request ?? {});
+    }
+  });
+  return {
+    ...existing,
+    models: { ...existing.models, ...Object.fromEntries(confirmed) },
+    unshortlistedModels: existing.unshortlistedModels.filter((m) => !confirmed.has(m)),
+  };
 }
 
 /**
@@ -176,9 +254,9 @@ async function importPublic<R extends { model: string }>(
     const imported = { decisionId, kind, sha256: spooled.sha256 };
     const findExisting = () => findImportedFile(prisma, imported);
     const before = await findExisting();
-    if (before) return before;
+    if (before) return applyMapToExisting(actor, decisionId, before, parsedOptions.modelMap, options.request);
     const result = parsePublicFile(await readText(spooled), (text) => parse(text, spooled.name), limits.maxRows);
-    const { map, skipped, unattached } = await mapModels(
+    const { map, skipped, unattached, confirmed } = await mapModels(
       decisionId,
       result.records.map((r) => r.model),
       parsedOptions,
@@ -200,6 +278,7 @@ async function importPublic<R extends { model: string }>(
       parsed: result,
       kept,
       report: { models, skippedModels: skipped, unshortlistedModels: unattached, warnings: result.warnings },
+      confirmed,
       store,
       request: options.request,
     };
@@ -233,6 +312,8 @@ interface PublicUpload<R> {
     unshortlistedModels: string[];
     warnings: string[];
   };
+  /** modelMap entries the analyst gave: remembered as aliases in the same transaction. */
+  confirmed: ReadonlyMap<string, string>;
   store: StoreRecords<R>;
   request: PublicImportOptions["request"];
 }
@@ -283,6 +364,7 @@ async function storePublicImport<R>(tx: Tx, upload: PublicUpload<R>): Promise<Pu
     sizeBytes: spooled.sizeBytes,
     rowCount: 0,
   };
+  await rememberConfirmed(tx, upload.actor, decisionId, upload.confirmed, upload.request);
   const stored = await upload.store(tx, row.id, upload.kept);
   await tx.import.update({ where: { id: row.id }, data: { rowCount: stored } });
   await recordAudit(tx, {

@@ -2,7 +2,13 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { recomputingMessage } from "@/lib/decisions/messages";
-import { candidateCreateSchema, candidateSchema, resemblanceSchema, shortlistSchema } from "@/lib/schemas/candidate";
+import {
+  attachModelsSchema,
+  candidateCreateSchema,
+  candidateSchema,
+  resemblanceSchema,
+  shortlistSchema,
+} from "@/lib/schemas/candidate";
 import {
   archiveSchema,
   decisionParametersSchema,
@@ -22,6 +28,7 @@ import {
   updateDecisionParameters,
 } from "@/lib/server/decisions/decisions";
 import { answerResemblance } from "@/lib/server/decisions/resemblances";
+import { attachLeaderboardModels } from "@/lib/server/decisions/model-names";
 
 function refresh(decisionId: string) {
   revalidatePath(`/decisions/${decisionId}`);
@@ -84,6 +91,20 @@ export const shortlistAction = defineAction({
     const created = await shortlistCandidates(actor, decisionId, shortlist, request);
     refresh(decisionId);
     return { ok: true, message: `Shortlisted ${created.map((c) => c.name).join(", ")}.` };
+  },
+});
+
+/** Stranded leaderboard rows attached to an existing candidate; their spellings become its aliases. */
+export const attachRowsAction = defineAction({
+  schema: attachModelsSchema.extend({ decisionId: z.string().min(1) }),
+  permission: "decision.edit",
+  run: async ({ decisionId, ...input }, { actor, request }) => {
+    const r = await attachLeaderboardModels(actor, decisionId, input, request);
+    refresh(decisionId);
+    return {
+      ok: true,
+      message: `Attached ${r.rowsAttached} score(s) to ${r.candidate}; ${r.models.map((m) => `“${m}”`).join(", ")} will match ${r.candidate} in later files.`,
+    };
   },
 });
 

@@ -18,7 +18,9 @@ import {
   EditSteps,
   ResemblanceSection,
   ShortlistSection,
+  StrandedRowsSection,
 } from "./sections";
+import { HarnessConfigSection } from "./harness-config";
 import "../pack.css";
 
 export const metadata: Metadata = { title: "Edit decision" };
@@ -92,11 +94,15 @@ export default async function EditDecisionPage({
 
       <ShortlistSection id={id} models={models} editable={editable} />
 
+      <StrandedRowsSection id={id} models={models} candidates={candidates} editable={editable} />
+
       <CandidatesSection candidates={candidates} suites={suites} editable={editable} />
 
       <ResemblanceSection id={id} resemblances={resemblances} editable={editable} />
 
       <DatasetSection id={id} versions={versions} current={decision.evaluationDatasetVersionId} editable={editable} />
+
+      <HarnessConfigSection actor={actor} id={id} positiveClass={decision.positiveClass} editable={editable} />
 
       <ArchiveSection id={id} decision={decision} />
     </article>

@@ -7,9 +7,11 @@ import { AddCandidateForm } from "@/components/decisions/add-candidate-form";
 import { ShortlistForm } from "@/components/decisions/shortlist-form";
 import { ResemblanceForm } from "@/components/decisions/resemblance-form";
 import { EvaluationVersionForm } from "@/components/decisions/evaluation-version-form";
+import { AttachRowsForm } from "@/components/decisions/attach-rows-form";
 import { ButtonForm } from "@/components/ui/button-form";
 import {
   archiveAction,
+  attachRowsAction,
   createCandidateAction,
   evaluationVersionAction,
   removeCandidateAction,
@@ -39,6 +41,9 @@ export function EditSteps() {
         </li>
         <li>
           <a href="#dataset-heading">Evaluation dataset</a>
+        </li>
+        <li>
+          <a href="#harness-config-heading">Evaluation harness</a>
         </li>
       </ol>
     </nav>
@@ -79,6 +84,40 @@ export function ShortlistSection({
           <AddCandidateForm decisionId={id} action={createCandidateAction} />
         </details>
       )}
+    </section>
+  );
+}
+
+/**
+ * Leaderboard rows stranded without a candidate, attached to an existing one (shown once the
+ * decision has candidates: before that, they are what the shortlist is made from).
+ */
+export function StrandedRowsSection({
+  id,
+  models,
+  candidates,
+  editable,
+}: {
+  id: string;
+  models: Awaited<ReturnType<typeof unshortlistedModels>>;
+  candidates: PackDecisionData["candidates"];
+  editable: boolean;
+}) {
+  if (candidates.length === 0 || models.length === 0 || !editable) return null;
+  return (
+    <section className="card" aria-labelledby="stranded-heading">
+      <h2 id="stranded-heading">Leaderboard rows without a candidate</h2>
+      <p className="muted">
+        These model names in the imported leaderboards matched none of the candidates by name, model id, version or
+        alias. If one is a candidate under another spelling, attach it: its scores become that candidate&apos;s
+        evidence, and the spelling is remembered, so the next file that spells it so attaches by itself.
+      </p>
+      <AttachRowsForm
+        decisionId={id}
+        models={models.map((m) => ({ name: m.name, rows: m.scores.length }))}
+        candidates={candidates.map((c) => ({ id: c.id, name: c.name }))}
+        action={attachRowsAction}
+      />
     </section>
   );
 }
