@@ -1,6 +1,9 @@
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { StoredRunMetrics } from "./run-input";
 import type { Pct, Pricing, Slos } from "./serving";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { ToolFile } from "./run-provenance";
 
 /**
  * Everything the evidence pack is derived from, as lib/server/pack/get-pack.ts reads it: the
@@ -81,6 +84,12 @@ export interface PackRun {
   computedAt: string | null;
   dataset: { name: string; version: number; itemCount: number; positiveCount: number } | null;
   metrics: StoredRunMetrics | null;
+  /** What the scores are worth, for a run imported from another eval tool (absent: Verdict's own schema). */
+  scoreBasis?: ScoreBasis | null;
+  /** Where a run imported from another eval tool came from (absent: Verdict's own schema or harness). */
+  toolRun?: RunProvenance | null;
+  /** The file such a run was read from, for its provenance line. */
+  toolFile?: ToolFile | null;
 }
 
 export interface PackServing {

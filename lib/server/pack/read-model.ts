@@ -75,6 +75,20 @@ export async function readScores(
   };
 }
 
+/** A tool run's provenance fields, set only on such runs (Verdict's own runs keep their shape). */
+function toolProvenance(r: {
+  scoreBasis: string | null;
+  toolRun: unknown;
+  import: { fileName: string; sha256: string } | null;
+}): Pick<PackRun, "scoreBasis" | "toolRun" | "toolFile"> {
+  if (!r.toolRun) return {};
+  return {
+    scoreBasis: r.scoreBasis as PackRun["scoreBasis"],
+    toolRun: r.toolRun as PackRun["toolRun"],
+    toolFile: r.import ? { name: r.import.fileName, sha256: r.import.sha256 } : null,
+  };
+}
+
 /**
  * The run that counts per candidate (with its stored metrics), and every other run listed apart
  * with why it does not count — another dataset version, superseded by a newer run, not finished.
@@ -89,6 +103,10 @@ export async function readRuns(
     orderBy: { id: "asc" },
     select: {
       ...LISTED_EVAL_RUN,
+      // A tool run's provenance and its file, for stage 3's provenance line (issue 24 §3).
+      scoreBasis: true,
+      toolRun: true,
+      import: { select: { fileName: true, sha256: true } },
       datasetVersion: {
         select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } },
       },
@@ -120,6 +138,7 @@ export async function readRuns(
       computedAt: r.computedAt?.toISOString() ?? null,
       dataset: dataset(r),
       metrics: metrics.get(r.id) ?? null,
+      ...toolProvenance(r),
     }));
   const otherRuns: OtherRun[] = all
     .filter((r) => !countingIds.has(r.id))
