@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { database } from "../../lib/server/db.ts";
@@ -6,9 +7,13 @@ import { setEnv } from "../../lib/env.ts";
 import { drainInlineJobs, stopJobs } from "../../lib/server/runs/queue.ts";
 import { importDataset, importLeaderboard, importPredictions, importServing } from "../../lib/server/imports/index.ts";
 import { AppError } from "../../lib/server/errors.ts";
+import type { Actor } from "../../lib/server/actors.ts";
+import type { UploadFile } from "../../lib/server/imports/files.ts";
+import { detectItemResultFormat, itemResultFormats } from "../../lib/ingest/formats/item-results/index.ts";
+import { importItemResultsFromFields, previewFromFields } from "../../lib/server/imports/item-results/http.ts";
 import { ACTOR_HELP, ACTOR_OPTIONS, MissingActorError, resolveActor } from "../actor.ts";
 
-export const HELP = `usage: verdict import <dataset|predictions|leaderboard|serving> FILE --decision ID [options]
+export const HELP = `usage: verdict import <dataset|predictions|leaderboard|serving> FILE [PARTNER…] --decision ID [options]
 
 Imports a file into a decision through the same server code path as the web upload and the API
 (validation, all-or-nothing, idempotent, audited), against the configured database
@@ -21,6 +26,12 @@ ${ACTOR_HELP}
   dataset:      --dataset NAME (required), --negative A,B (class names read as negative)
   predictions:  --candidate ID, --dataset-version ID (required), --negative A,B,
                 --queue (hand the metrics to the job queue instead of computing them here)
+  predictions from another eval tool (Inspect, lm-eval samples, HELM + its partner file,
+  promptfoo, OpenAI Evals; detected, or --format ${itemResultFormats.map((p) => p.id).join(" | ")}):
+                --id-field PATH (doc_id, doc.id, metadata.item_id, vars.id, toolId, position),
+                --positive A,B (the labels read as the positive class), --repeat R, --model M
+                (which repeat counts; which model of a multi-model file this candidate is);
+                --preview prints what the file holds and a suggested mapping, imports nothing
   leaderboard, serving:
                 --map '{"<model name>":"<candidateId>" or null}', --skip-unmatched,
                 --model NAME, --run-spec SPEC, --individual-responses FILE (LLMPerf)
@@ -59,6 +70,10 @@ export async function run(argv: string[]): Promise<number> {
         "run-spec": { type: "string" },
         "individual-responses": { type: "string" },
         queue: { type: "boolean" },
+        "id-field": { type: "string" },
+        positive: { type: "string" },
+        repeat: { type: "string" },
+        preview: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -66,14 +81,14 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(HELP + "\n");
       return 0;
     }
-    const [kind, file] = positionals;
+    const [kind, file, ...partners] = positionals;
     if (!kind || !["dataset", "predictions", "leaderboard", "serving"].includes(kind))
       throw new UsageError("the first argument is dataset, predictions, leaderboard or serving");
     if (!file) throw new UsageError("FILE is required");
     if (!values.decision) throw new UsageError("--decision ID is required");
     setEnv(values.queue ? { VERDICT_WORKER: "0" } : { VERDICT_JOBS: "inline" });
     const actor = await resolveActor(values, "imports");
-    const upload = { name: path.basename(file), path: path.resolve(file) };
+    const upload = uploadOf(file);
     const base = { format: values.format, request: { userAgent: "verdict-cli" } };
     let result: unknown;
     if (kind === "dataset") {
@@ -83,6 +98,8 @@ export async function run(argv: string[]): Promise<number> {
         datasetName: values.dataset,
         negativeLabels: list(values.negative),
       });
+    } else if (kind === "predictions" && (await isItemResults(upload, values))) {
+      result = await itemResults(actor, values.decision, [upload, ...partners.map(uploadOf)], values);
     } else if (kind === "predictions") {
       if (!values.candidate || !values["dataset-version"])
         throw new UsageError("--candidate ID and --dataset-version ID are required");
@@ -94,14 +111,7 @@ export async function run(argv: string[]): Promise<number> {
         upload,
         { ...base, negativeLabels: list(values.negative) },
       );
-      if (!values.queue && !r.existing) {
-        process.stderr.write(`Computing the metrics of run ${r.runId}…\n`);
-        await drainInlineJobs();
-        const runRow = await (
-          await database()
-        ).prisma.evalRun.findUniqueOrThrow({ where: { id: r.runId }, select: { status: true, error: true } });
-        result = { ...r, status: runRow.status, ...(runRow.error ? { error: runRow.error } : {}) };
-      } else result = r;
+      result = await computed(r, values.queue);
     } else {
       const options = {
         ...base,
@@ -128,6 +138,58 @@ export async function run(argv: string[]): Promise<number> {
     await (await database()).close().catch(() => {});
   }
   return code;
+}
+
+const uploadOf = (file: string) => ({ name: path.basename(file), path: path.resolve(file) });
+
+/** Unless --queue, the run's metrics computed here before the summary is printed (with the run's final status). */
+async function computed<R extends { runId: number; existing: boolean }>(r: R, queue: boolean | undefined) {
+  if (queue || r.existing) return r;
+  process.stderr.write(`Computing the metrics of run ${r.runId}…\n`);
+  await drainInlineJobs();
+  const runRow = await (
+    await database()
+  ).prisma.evalRun.findUniqueOrThrow({ where: { id: r.runId }, select: { status: true, error: true } });
+  return { ...r, status: runRow.status, ...(runRow.error ? { error: runRow.error } : {}) };
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** Another eval tool's results: named by --format, mapped by the flags, or recognised from the file's first bytes. */
+async function isItemResults(upload: { name: string; path: string }, values: Values): Promise<boolean> {
+  if (typeof values.format === "string") return itemResultFormats.some((p) => p.id === values.format);
+  if (values["id-field"] || values.positive || values.preview) return true;
+  const handle = await open(upload.path, "r");
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return detectItemResultFormat(head.subarray(0, bytesRead), upload.name) !== undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The same fields as the API's (one rule for the mapping and for MAPPING_REQUIRED): --preview prints the preview. */
+async function itemResults(actor: Actor, decisionId: string, files: UploadFile[], values: Values): Promise<unknown> {
+  const text = (v: string | boolean | undefined) => (typeof v === "string" ? v : undefined);
+  const fields: Record<string, string> = {};
+  const set = (key: string, value: string | undefined) => {
+    if (value !== undefined) fields[key] = value;
+  };
+  set("format", text(values.format));
+  set("datasetVersionId", text(values["dataset-version"]));
+  if (values.preview) return previewFromFields(actor, decisionId, files, fields);
+  if (!values.candidate || !values["dataset-version"])
+    throw new UsageError("--candidate ID and --dataset-version ID are required");
+  set("candidateId", text(values.candidate));
+  set("idField", text(values["id-field"]));
+  set("positiveLabels", text(values.positive));
+  set("repeat", text(values.repeat));
+  set("model", text(values.model));
+  const r = await importItemResultsFromFields(actor, decisionId, files, fields, {
+    request: { userAgent: "verdict-cli" },
+  });
+  return computed(r, values.queue === true);
 }
 
 function report(error: unknown): number {
@@ -158,6 +220,17 @@ function report(error: unknown): number {
       );
     if (details?.errors && details.errorCount !== undefined && details.errorCount > details.errors.length)
       process.stderr.write(`  … ${details.errorCount - details.errors.length} more\n`);
+    const preview = (
+      details as {
+        preview?: { suggested: { idField: string; positiveLabels: string[]; repeat?: string; model?: string } };
+      }
+    )?.preview;
+    if (preview) {
+      const m = preview.suggested;
+      process.stderr.write(
+        `  suggested: --id-field ${m.idField} --positive ${m.positiveLabels.join(",") || "<label>"}${m.repeat ? ` --repeat ${m.repeat}` : ""}${m.model ? ` --model ${m.model}` : ""}\n  (--preview prints what the file holds)\n`,
+      );
+    }
     if (details?.unmatched) {
       process.stderr.write(
         `  unmatched: ${details.unmatched.join(", ")}\n  candidates: ${(details.candidates ?? []).map((c) => `${c.name} (${c.id})`).join(", ")}\n  map them with --map '{"<name>":"<candidateId>"}' or --skip-unmatched\n`,

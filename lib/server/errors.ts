@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION: 422,
+  /** Another eval tool's results sent without the analyst's mapping: the body holds the preview and a suggested mapping to confirm. */
+  MAPPING_REQUIRED: 422,
   RATE_LIMITED: 429,
   /** A server-side setting is missing or broken (e.g. the PDF signing key): the message says which. */
   UNAVAILABLE: 503,

@@ -1,4 +1,5 @@
 import "server-only";
+import { open } from "node:fs/promises";
 import type { NextRequest } from "next/server";
 import { AppError } from "../errors";
 import { tooLarge, type UploadFile } from "./files";
@@ -8,6 +9,8 @@ export const MULTIPART_MAX_BYTES = 64 * 1024 ** 2;
 
 export interface Upload {
   file: UploadFile;
+  /** Every file of a multipart form, `file` parts first in order (partner files: HELM's pairs); the raw body's one file. */
+  files: UploadFile[];
   /** Options from the query string (raw body) or the form's other fields (multipart). */
   fields: Record<string, string>;
 }
@@ -59,20 +62,23 @@ export async function readUpload(req: NextRequest, maxBytes: number): Promise<Up
         )
       );
     }
-    let file: File | null = null;
+    const named: File[] = [];
+    const other: File[] = [];
     for (const [key, value] of form.entries()) {
       if (typeof value === "string") fields[key] = value;
-      else if (key === "file" || !file) file = value;
+      else (key === "file" ? named : other).push(value);
     }
-    if (!file) throw new AppError("VALIDATION", 'The form has no file (field "file").');
-    const blob = file;
-    return { file: { name: blob.name || "upload", stream: blobChunks(blob) }, fields };
+    const blobs = named.length ? named : other.slice(0, 1);
+    if (!blobs.length) throw new AppError("VALIDATION", 'The form has no file (field "file").');
+    const files = blobs.map((blob) => ({ name: blob.name || "upload", stream: blobChunks(blob) }));
+    return { file: files[0]!, files, fields };
   }
   if (!req.body) throw new AppError("VALIDATION", "The request has no body: send the file as the request body.");
   const headerName = req.headers.get("x-file-name");
   const name = fields.filename ?? (headerName ? safeDecode(headerName) : "upload");
   const counted = countedBody(req.body, maxBytes, () => tooLarge("its size", maxBytes, "bytes"));
-  return { file: { name, stream: counted.stream as unknown as AsyncIterable<Uint8Array> }, fields };
+  const file = { name, stream: counted.stream as unknown as AsyncIterable<Uint8Array> };
+  return { file, files: [file], fields };
 }
 
 /**
@@ -144,3 +150,40 @@ export function jsonField<T>(value: string | undefined, what: string): T | undef
 
 export const boolField = (value: string | undefined) =>
   value !== undefined && ["1", "true", "yes", "on"].includes(value.toLowerCase());
+
+/**
+ * The first bytes of an upload (at least `bytes` of it, unless shorter) and the same upload whole
+ * again: a stream's chunks read for the head are replayed before the rest, so nothing is buffered
+ * beyond the head.
+ */
+export async function peekUpload(file: UploadFile, bytes: number): Promise<{ head: Buffer; file: UploadFile }> {
+  if ("path" in file) {
+    const handle = await open(file.path, "r");
+    try {
+      const buffer = Buffer.alloc(bytes);
+      const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+      return { head: buffer.subarray(0, bytesRead), file };
+    } finally {
+      await handle.close();
+    }
+  }
+  const iterator = file.stream[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    seen.push(next.value);
+    size += next.value.byteLength;
+  }
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head: Buffer.concat(seen).subarray(0, bytes), file: { name: file.name, stream: replay() } };
+}

@@ -142,7 +142,7 @@ export async function importPredictions(
 }
 
 /** The dataset version predictions are joined to, with what its rejections and warnings name. */
-interface TargetVersion {
+export interface TargetVersion {
   id: number;
   itemCount: number;
   version: number;
@@ -168,7 +168,7 @@ interface PredictionsUpload {
 type RunImportKey = { decisionId: string; sha256: string; candidateId: string; datasetVersionId: number };
 
 /** Checked before the file is read, so a wrong candidate or version costs no upload. */
-async function requirePredictionTarget(
+export async function requirePredictionTarget(
   database: Database,
   actor: Actor,
   decisionId: string,

@@ -32,7 +32,10 @@ export async function withSpooledUpload<T>(
   kind: ImportKind,
   file: UploadFile,
   limits: ImportLimits,
-  options: Pick<ImportOptionsBase, "request" | "uploadId">,
+  options: Pick<ImportOptionsBase, "request" | "uploadId"> & {
+    /** The file was read as the kind it is (another eval tool's results): its refusal stands as it is. */
+    recognised?: boolean;
+  },
   work: (spooled: SpooledFile) => Promise<T>,
 ): Promise<T> {
   const refused = async (error: unknown, known: { name: string; sha256?: string; sizeBytes?: number }) => {
@@ -44,7 +47,7 @@ export async function withSpooledUpload<T>(
   try {
     return await work(spooled);
   } catch (error) {
-    const named = await nameWrongKind(error, spooled, kind);
+    const named = options.recognised ? error : await nameWrongKind(error, spooled, kind);
     return await refused(named, { name: spooled.name, sha256: spooled.sha256, sizeBytes: spooled.sizeBytes });
   } finally {
     await spooled.cleanup();

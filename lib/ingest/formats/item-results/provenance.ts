@@ -33,6 +33,8 @@ export interface RunProvenance extends ToolRun {
   mapping: ItemResultMapping;
   /** Items whose score is unknown (a label token missing from top-k): reported, never imputed. */
   unknownScoreCount: number;
+  /** The files read beside the main one (HELM's pair), each with its SHA-256. */
+  partners?: { role: string; fileName: string; sha256: string }[];
 }
 
 /** One line a reader can quote: what the scores are and how far they can be trusted. */
