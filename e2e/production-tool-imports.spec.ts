@@ -154,10 +154,12 @@ let email = "";
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
-  email = `tools-analyst-${randomUUID().slice(0, 8)}@acme.test`;
+  // One analyst per worker: the printed name tells them apart (signatures must).
+  const suffix = randomUUID().slice(0, 8);
+  email = `tools-analyst-${suffix}@acme.test`;
   await enrolByOperator(baseURL!, DATABASE_URL, {
     email,
-    name: "Tool Analyst",
+    name: `Tool Analyst ${suffix}`,
     roles: ["ANALYST"],
     password: PASSWORD,
   });
@@ -170,7 +172,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 test.afterAll(async () => {
-  await api.dispose();
+  await api?.dispose();
 });
 
 /** A decision with its candidates and its dataset, by the API. */
