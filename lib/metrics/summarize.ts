@@ -2,12 +2,14 @@ import { reliabilityTable, type ReliabilityBin } from "./calibration";
 import { costCurve, costOptimalThreshold, type CostModel, type CostOptimum } from "./cost";
 import { downsampleIndices, pick } from "./downsample";
 import { evaluate, DEFAULT_THRESHOLD, type MetricsReport } from "./evaluate";
+import { hardLabelCostOptimum, hardLabelCurves, hardLabelReport } from "./hard-labels";
 import { wilsonInterval, type Interval } from "./intervals";
 import { precisionRecallCurve, type PrCurve } from "./pr-curve";
 import {
   PREVALENCE_GRID,
   precisionVersusPrevalence,
   prevalenceWeights,
+  type ClassWeights,
   type PrecisionAtPrevalenceRow,
 } from "./prevalence";
 import { rankCounts, thresholdIndex, type RankedCounts } from "./ranking";
@@ -118,7 +120,7 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
   const threshold = chosen.operatingPoint?.applies
     ? chosen.operatingPoint.threshold
     : (options.threshold ?? DEFAULT_THRESHOLD);
-  const report = evaluate(
+  const evaluated = evaluate(
     labels,
     scores,
     {
@@ -131,6 +133,8 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
     },
     counts,
   );
+  // Hard labels: nothing to rank by — the ranking metrics are undefined, never the 0/1 labels' areas.
+  const report = options.hardLabels ? hardLabelReport(evaluated) : evaluated;
   const model: CostModel | null =
     options.prevalence !== undefined &&
     options.costFalseNegative !== undefined &&
@@ -176,27 +180,47 @@ export function summarize(labels: Labels, scores: Scores, options: SummarizeOpti
       seed,
     },
     report,
-    curves: {
-      pr: prChart(precisionRecallCurve(counts).value, operating, maxPoints),
-      prAtPrevalence: weights ? prChart(precisionRecallCurve(counts, weights).value, operating, maxPoints) : null,
-      roc: rocChart(counts, operating, maxPoints),
-      cost: cost
-        ? chart(
-            Array.from(cost.thresholds),
-            Array.from(cost.costPer1k),
-            Array.from(cost.thresholds),
-            operatingOrNull(operating, counts),
-            maxPoints,
-          )
-        : null,
-    },
+    curves: options.hardLabels
+      ? hardLabelCurves(report, model)
+      : scoredCurves(counts, { operating, maxPoints, weights, cost }),
     reliability: reliabilityTable(labels, scores).value,
-    costOptimum: model ? costOptimalThreshold(counts, model).value : null,
+    costOptimum: model
+      ? options.hardLabels
+        ? hardLabelCostOptimum(report, model)
+        : costOptimalThreshold(counts, model).value
+      : null,
     precisionVsPrevalence: both ? precisionVersusPrevalence(tp / counts.positives, fp / counts.negatives, grid) : null,
     slices: options.slices ? recallBySlice(labels, scores, options.slices, threshold) : null,
     recallInterval,
     warnings,
     ...(chosen.operatingPoint ? { operatingPoint: chosen.operatingPoint } : {}),
+  };
+}
+
+/** The charts of a scored run: every threshold, downsampled. */
+function scoredCurves(
+  counts: RankedCounts,
+  c: {
+    operating: number;
+    maxPoints: number;
+    weights: ClassWeights | null;
+    cost: { thresholds: Float64Array; costPer1k: Float64Array } | null;
+  },
+): RunMetrics["curves"] {
+  const { operating, maxPoints, weights, cost } = c;
+  return {
+    pr: prChart(precisionRecallCurve(counts).value, operating, maxPoints),
+    prAtPrevalence: weights ? prChart(precisionRecallCurve(counts, weights).value, operating, maxPoints) : null,
+    roc: rocChart(counts, operating, maxPoints),
+    cost: cost
+      ? chart(
+          Array.from(cost.thresholds),
+          Array.from(cost.costPer1k),
+          Array.from(cost.thresholds),
+          operatingOrNull(operating, counts),
+          maxPoints,
+        )
+      : null,
   };
 }
 

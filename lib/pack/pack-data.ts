@@ -1,8 +1,8 @@
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { StoredRunMetrics } from "./run-input";
 import type { Pct, Pricing, Slos } from "./serving";
-import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
-import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
 import type { ToolFile } from "./run-provenance";
 
 /**
@@ -84,11 +84,14 @@ export interface PackRun {
   computedAt: string | null;
   dataset: { name: string; version: number; itemCount: number; positiveCount: number } | null;
   metrics: StoredRunMetrics | null;
-  /** What the scores are worth, for a run imported from another eval tool (absent: Verdict's own schema). */
+  /**
+   * What the run's scores are (issue 24 §3): null for Verdict's own predictions and harness runs;
+   * absent in revisions frozen before it was recorded.
+   */
   scoreBasis?: ScoreBasis | null;
-  /** Where a run imported from another eval tool came from (absent: Verdict's own schema or harness). */
+  /** Where a run imported from another eval tool came from (tool, model, task, file format, mapping); null otherwise. */
   toolRun?: RunProvenance | null;
-  /** The file such a run was read from, for its provenance line. */
+  /** The file a tool run was read from (name, SHA-256), for its provenance line; absent otherwise. */
   toolFile?: ToolFile | null;
 }
 

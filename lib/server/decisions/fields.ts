@@ -92,6 +92,9 @@ export const PACK_EVAL_RUN = {
   error: true,
   importId: true,
   computedAt: true,
+  // Where an imported tool run's scores came from (issue 24 §3–4): stated wherever the run appears.
+  scoreBasis: true,
+  toolRun: true,
 } as const;
 
 /**

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { readUpload } from "./http";
+import { peekUpload, readUpload } from "./http";
 
 describe("reading an upload from an API request", () => {
   it("answers 413 PAYLOAD_TOO_LARGE from Content-Length, before reading the body", async () => {
@@ -36,5 +36,26 @@ describe("reading an upload from an API request", () => {
     const { file, fields } = await readUpload(req, 1024);
     expect(fields.name).toBe("holdout");
     expect(file.name).toBe("f.csv");
+  });
+
+  it("takes every file part of a form in order, and peeks at a stream's head without losing a byte", async () => {
+    const form = new FormData();
+    form.append("file", new File(["first"], "a.json"));
+    form.append("file", new File(["second"], "b.json"));
+    const req = new NextRequest("http://localhost/api/v1/decisions/d/predictions", { method: "POST", body: form });
+    const { files } = await readUpload(req, 1024);
+    expect(files.map((f) => f.name)).toEqual(["a.json", "b.json"]);
+    const chunks = ["ab", "cdef", "gh"].map((t) => Buffer.from(t));
+    const upload = {
+      name: "s",
+      stream: (async function* () {
+        yield* chunks;
+      })(),
+    };
+    const { head, file } = await peekUpload(upload, 3);
+    expect(head.toString()).toBe("abc");
+    const all: Uint8Array[] = [];
+    for await (const c of (file as { stream: AsyncIterable<Uint8Array> }).stream) all.push(c);
+    expect(Buffer.concat(all).toString()).toBe("abcdefgh");
   });
 });

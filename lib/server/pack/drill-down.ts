@@ -1,4 +1,5 @@
 import "server-only";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
 import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import { runMappingLine, runProvenanceLine } from "@/lib/pack/run-provenance";
 import { can } from "@/lib/auth/permissions";
@@ -195,6 +196,9 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
     dataset: { name: run.datasetVersion.dataset.name, version: run.datasetVersion.version },
     operatingThreshold,
     scoreKind: metrics.input.scoreKind,
+    // Where an imported tool run's scores came from (issue 24 §3): null for Verdict's own runs.
+    scoreBasis: (run.scoreBasis as ScoreBasis | null) ?? null,
+    toolRun: (run.toolRun as unknown as RunProvenance | null) ?? null,
     countsInPack: counts,
     ...toolProvenance(run),
   };

@@ -1,4 +1,6 @@
 import "server-only";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
 import type {
   OtherRun,
   PackCandidate,
@@ -75,18 +77,12 @@ export async function readScores(
   };
 }
 
-/** A tool run's provenance fields, set only on such runs (Verdict's own runs keep their shape). */
-function toolProvenance(r: {
-  scoreBasis: string | null;
+/** The file a tool run was read from, set only on such runs (Verdict's own runs keep their shape). */
+function toolFile(r: {
   toolRun: unknown;
   import: { fileName: string; sha256: string } | null;
-}): Pick<PackRun, "scoreBasis" | "toolRun" | "toolFile"> {
-  if (!r.toolRun) return {};
-  return {
-    scoreBasis: r.scoreBasis as PackRun["scoreBasis"],
-    toolRun: r.toolRun as PackRun["toolRun"],
-    toolFile: r.import ? { name: r.import.fileName, sha256: r.import.sha256 } : null,
-  };
+}): Pick<PackRun, "toolFile"> {
+  return r.toolRun && r.import ? { toolFile: { name: r.import.fileName, sha256: r.import.sha256 } } : {};
 }
 
 /**
@@ -103,9 +99,7 @@ export async function readRuns(
     orderBy: { id: "asc" },
     select: {
       ...LISTED_EVAL_RUN,
-      // A tool run's provenance and its file, for stage 3's provenance line (issue 24 §3).
-      scoreBasis: true,
-      toolRun: true,
+      // A tool run's file, for stage 3's provenance line (issue 24 §3).
       import: { select: { fileName: true, sha256: true } },
       datasetVersion: {
         select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } },
@@ -138,7 +132,9 @@ export async function readRuns(
       computedAt: r.computedAt?.toISOString() ?? null,
       dataset: dataset(r),
       metrics: metrics.get(r.id) ?? null,
-      ...toolProvenance(r),
+      scoreBasis: (r.scoreBasis as ScoreBasis | null) ?? null,
+      toolRun: (r.toolRun as unknown as RunProvenance | null) ?? null,
+      ...toolFile(r),
     }));
   const otherRuns: OtherRun[] = all
     .filter((r) => !countingIds.has(r.id))

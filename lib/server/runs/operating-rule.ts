@@ -22,13 +22,16 @@ export function splitSeedOf(decisionId: string): number {
   return createHash("sha256").update(`verdict.split:${decisionId}`).digest().readUInt32BE(0) >>> 1;
 }
 
-/** summarize()'s options for the decision's operating-point rule; none under FIXED (today's figures, byte for byte). */
+/**
+ * summarize()'s options for the decision's operating-point rule; under FIXED none but whether the
+ * run has hard labels only (its ranking metrics are then undefined, whatever the rule).
+ */
 export function operatingRuleOptions(
   d: RuleInputs,
   decisionId: string,
   scoreKind: RunInput["scoreKind"],
 ): Pick<SummarizeOptions, "operatingRule" | "splitSeed" | "hardLabels"> {
-  if (d.operatingRule === "FIXED") return {};
+  if (d.operatingRule === "FIXED") return scoreKind === "hard-labels" ? { hardLabels: true } : {};
   return {
     operatingRule: {
       kind: d.operatingRule,

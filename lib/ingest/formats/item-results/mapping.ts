@@ -56,6 +56,8 @@ export class ItemMapper {
   private scored = 0;
   private kept = 0;
   private basisSeen: ScoreBasis | undefined;
+  /** Other models and repeats already reported (once each) and skipped. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly run: ToolRun,
@@ -84,6 +86,7 @@ export class ItemMapper {
     if (this.mapping.model !== undefined ? item.model !== this.mapping.model : false) return { kind: "skip" };
     if (this.mapping.repeat !== undefined ? item.repeat !== this.mapping.repeat : false) return { kind: "skip" };
     const several = this.several(item);
+    if (several === "reported") return { kind: "skip" };
     if (several) return fail(several.field, several.value, several.reason);
     const id = this.itemId(item);
     if ("reason" in id) return fail(this.mapping.idField, undefined, id.reason);
@@ -118,10 +121,11 @@ export class ItemMapper {
   }
 
   /** Several models or repeats in one file with none chosen would make every id a duplicate: say which to choose. */
-  private several(item: ToolItem): { field: string; value: string; reason: string } | null {
+  private several(item: ToolItem): { field: string; value: string; reason: string } | "reported" | null {
     if (this.mapping.model === undefined && item.model !== undefined) {
       this.seenModel ??= item.model;
-      if (item.model !== this.seenModel)
+      if (item.model !== this.seenModel && this.reported.has(`model:${item.model}`)) return "reported";
+      if (item.model !== this.seenModel && this.reported.add(`model:${item.model}`))
         return {
           field: "model",
           value: item.model,
@@ -130,7 +134,8 @@ export class ItemMapper {
     }
     if (this.mapping.repeat === undefined && item.repeat !== undefined) {
       this.seenRepeat ??= item.repeat;
-      if (item.repeat !== this.seenRepeat)
+      if (item.repeat !== this.seenRepeat && this.reported.has(`repeat:${item.repeat}`)) return "reported";
+      if (item.repeat !== this.seenRepeat && this.reported.add(`repeat:${item.repeat}`))
         return {
           field: "repeat",
           value: item.repeat,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { drainInlineJobs } from "../../runs/queue";
+import { readRuns } from "../../pack/read-model";
 import { storedRunMetrics } from "@/lib/pack/run-input";
 import { importItemResults, previewItemResults } from ".";
 import type { UploadFile } from "../files";
@@ -100,6 +101,12 @@ describe("lm-evaluation-harness samples through the importer", () => {
     const metrics = storedRunMetrics(run.metrics)!;
     const expected = referenceAp(biasLines().map((l) => ({ label: l.gold === "B", score: l.pB })));
     expect(metrics.report.averagePrecision).toBeCloseTo(expected, 10);
+    // The pack's read model (GET /api/v1/decisions/<id>) states where the run's scores came from.
+    const { runs } = await readRuns(prisma, decisionId, null);
+    expect(runs.find((r) => r.runId === result.runId)).toMatchObject({
+      scoreBasis: "label-token-probability",
+      toolRun: { tool: "lm-evaluation-harness", mapping },
+    });
     const stored = await prisma.prediction.findFirstOrThrow({ where: { evalRunId: result.runId, itemId: "0" } });
     expect(stored.score).toBeCloseTo(biasLines()[0]!.pB, 12);
 
