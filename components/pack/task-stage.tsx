@@ -6,6 +6,7 @@ import { ViewChart } from "./page-view-context";
 import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { rankingUndefinedReason, runProvenanceLine } from "@/lib/pack/run-provenance";
 
 /** One candidate's figures on the labelled sample, each with its 95% interval. */
 function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs: TaskRun[] }) {
@@ -21,17 +22,27 @@ function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs
       </tr>
     );
   const r = m.report;
+  const undefinedReason = rankingUndefinedReason(run);
   return (
     <tr data-candidate={c.name}>
       <th scope="row">{c.name}</th>
-      <td className="num">
-        {formatNumber(r.averagePrecision)}
-        <small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small>
-      </td>
-      <td className="num">
-        {formatNumber(r.rocAuc)}
-        <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
-      </td>
+      {undefinedReason ? (
+        <td className="num" colSpan={2} data-testid="ranking-undefined">
+          undefined
+          <small className="block muted">{undefinedReason}</small>
+        </td>
+      ) : (
+        <>
+          <td className="num">
+            {formatNumber(r.averagePrecision)}
+            <small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small>
+          </td>
+          <td className="num">
+            {formatNumber(r.rocAuc)}
+            <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
+          </td>
+        </>
+      )}
       <td className="num">{formatThreshold(r.atThreshold.threshold)}</td>
       <td className="num">
         {formatNumber(r.atThreshold.precision)}
@@ -51,6 +62,24 @@ function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs
         </small>
       </td>
     </tr>
+  );
+}
+
+/** Where each tool run's scores came from: one line per candidate whose run was imported from another eval tool. */
+function ScoreProvenance({ candidates, runs }: { candidates: PackCandidate[]; runs: TaskRun[] }) {
+  const lines = candidates.flatMap((c) => {
+    const run = runs.find((r) => r.candidateId === c.id);
+    return run?.toolRun ? [{ candidate: c, text: runProvenanceLine(run.toolRun, run.toolFile) }] : [];
+  });
+  if (lines.length === 0) return null;
+  return (
+    <ul className="muted" data-testid="score-provenance" aria-label="Where the scores came from">
+      {lines.map(({ candidate, text }) => (
+        <li key={candidate.id} data-candidate={candidate.name}>
+          <strong>{candidate.name}</strong>: {text}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -187,10 +216,12 @@ export function TaskStage({
         ))}
       </p>
       <TaskFiguresTable candidates={candidates} runs={runs} />
-      {runs.some((r) => r.metrics?.input.scoreKind === "hard-labels") && (
+      <ScoreProvenance candidates={candidates} runs={runs} />
+      {runs.some((r) => rankingUndefinedReason(r) !== null) && (
         <p className="warn" role="note">
           Some candidates gave hard labels only: their PR &quot;curve&quot; is the single operating point plus the end
-          points, and ranking metrics need scores (e.g. log-probabilities).
+          points, their AP and ROC-AUC are undefined (ranking metrics need scores, e.g. log-probabilities), and the
+          cost-optimal rule has one threshold to choose.
         </p>
       )}
       <p className="muted">

@@ -106,6 +106,14 @@ function failureOf(status: number, b: UploadResponse): Failure {
       errors: details.errors as ReportedIssue[],
       errorCount: Number(details.errorCount ?? details.errors.length),
     };
+  // Another eval tool's results need their mapping step, which the tool panel shows.
+  if (b.error?.code === "MAPPING_REQUIRED") {
+    const label = (details?.preview as { format?: { label?: string } } | undefined)?.format?.label;
+    return {
+      kind: "message",
+      message: `This is ${label ?? "another eval tool's per-item results"}: import it with the panel “Results from another eval tool”, where you map its ids, labels and models.`,
+    };
+  }
   if (details && details.kind === "UNMATCHED_MODELS")
     return {
       kind: "unmatched",

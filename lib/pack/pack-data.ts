@@ -3,6 +3,7 @@ import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { StoredRunMetrics } from "./run-input";
 import type { Pct, Pricing, Slos } from "./serving";
+import type { ToolFile } from "./run-provenance";
 
 /**
  * Everything the evidence pack is derived from, as lib/server/pack/get-pack.ts reads it: the
@@ -96,6 +97,8 @@ export interface PackRun {
   scoreBasis?: ScoreBasis | null;
   /** Where a run imported from another eval tool came from (tool, model, task, file format, mapping); null otherwise. */
   toolRun?: RunProvenance | null;
+  /** The file a tool run was read from (name, SHA-256), for its provenance line; absent otherwise. */
+  toolFile?: ToolFile | null;
 }
 
 export interface PackServing {

@@ -4,6 +4,8 @@ import { basisName, runFigures } from "./operating-figures";
 import { scoreTables } from "./score-tables";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency, type Pricing, type ServingRow, type Slos } from "./serving";
 import type { StageKey } from "./stages";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
+import { rankingUndefinedReason } from "./run-provenance";
 
 /**
  * One headline figure per stage and candidate for the decision page's stage table, from stored
@@ -31,7 +33,7 @@ export interface PackInput extends Slos {
     ciHigh: number | null;
     higherIsBetter: boolean;
   }>;
-  runs: Array<{ candidateId: string; metrics: StoredRunMetrics | null }>;
+  runs: Array<{ candidateId: string; metrics: StoredRunMetrics | null; scoreBasis?: ScoreBasis | null }>;
   serving: Array<ServingRow & { candidateId: string }>;
 }
 
@@ -59,6 +61,7 @@ function scoreStage(pack: PackInput, stage: "LEADERBOARD" | "PREFERENCE"): Map<s
 
 export function stageHeadlines(pack: PackInput): StageHeadlines {
   const runFor = new Map(pack.runs.map((r) => [r.candidateId, r.metrics]));
+  const basisFor = new Map(pack.runs.map((r) => [r.candidateId, r.scoreBasis ?? null]));
   const taskAccuracy = new Map<string, Headline | null>();
   const classBalance = new Map<string, Headline | null>();
   const operational = new Map<string, Headline | null>();
@@ -70,8 +73,12 @@ export function stageHeadlines(pack: PackInput): StageHeadlines {
     } else {
       const r = m.report;
       const recall = r.atThreshold.recall;
+      // A hard-label run ranks nothing: its AP is undefined, never a figure of its 0/1 scores.
+      const apUndefined = rankingUndefinedReason({ scoreBasis: basisFor.get(c.id), metrics: m }) !== null;
       taskAccuracy.set(c.id, {
-        text: `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
+        text: apUndefined
+          ? "AP undefined (hard labels only)"
+          : `AP ${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
         detail: `precision ${formatNumber(r.atThreshold.precision)} · recall ${formatNumber(recall)} at t = ${formatThreshold(r.atThreshold.threshold)}`,
       });
       // Stage 4 is judged as the gates judge it: held-out figures where the rule chose the threshold.

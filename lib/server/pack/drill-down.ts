@@ -1,6 +1,7 @@
 import "server-only";
 import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
 import type { RunProvenance } from "@/lib/ingest/formats/item-results/provenance";
+import { runMappingLine, runProvenanceLine } from "@/lib/pack/run-provenance";
 import { can } from "@/lib/auth/permissions";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { storedRunMetrics, type StoredRunMetrics } from "@/lib/pack/run-input";
@@ -111,6 +112,7 @@ async function readDoneRun(prisma: Database["prisma"], decisionId: string, runId
           metrics: true,
           scoreBasis: true,
           toolRun: true,
+          import: { select: { fileName: true, sha256: true } },
           datasetVersion: { select: { version: true, dataset: { select: { name: true } } } },
         },
       })
@@ -123,6 +125,14 @@ async function readDoneRun(prisma: Database["prisma"], decisionId: string, runId
       `Eval run #${run.id} is not computed yet (${run.status.toLowerCase()}): its items can be listed once it is done.`,
     );
   return { run, metrics };
+}
+
+/** A run imported from another eval tool says where its scores came from (absent for Verdict's own runs). */
+function toolProvenance(run: { toolRun: unknown; import: { fileName: string; sha256: string } | null }) {
+  if (!run.toolRun) return {};
+  const toolRun = run.toolRun as RunProvenance;
+  const file = run.import ? { name: run.import.fileName, sha256: run.import.sha256 } : null;
+  return { provenance: { line: runProvenanceLine(toolRun, file), mapping: runMappingLine(toolRun) } };
 }
 
 /** What a drill-down is about: the run, its decision's runs that count, and the validated filter. */
@@ -190,6 +200,7 @@ async function resolve(actor: Actor, decisionId: string, runId: number, input: D
     scoreBasis: (run.scoreBasis as ScoreBasis | null) ?? null,
     toolRun: (run.toolRun as unknown as RunProvenance | null) ?? null,
     countsInPack: counts,
+    ...toolProvenance(run),
   };
   const filterOut = {
     cell: filter,

@@ -80,6 +80,14 @@ export async function readScores(
   };
 }
 
+/** The file a tool run was read from, set only on such runs (Verdict's own runs keep their shape). */
+function toolFile(r: {
+  toolRun: unknown;
+  import: { fileName: string; sha256: string } | null;
+}): Pick<PackRun, "toolFile"> {
+  return r.toolRun && r.import ? { toolFile: { name: r.import.fileName, sha256: r.import.sha256 } } : {};
+}
+
 /**
  * The run that counts per candidate (with its stored metrics), and every other run listed apart
  * with why it does not count — another dataset version, superseded by a newer run, not finished.
@@ -94,6 +102,8 @@ export async function readRuns(
     orderBy: { id: "asc" },
     select: {
       ...LISTED_EVAL_RUN,
+      // A tool run's file, for stage 3's provenance line (issue 24 §3).
+      import: { select: { fileName: true, sha256: true } },
       datasetVersion: {
         select: { version: true, itemCount: true, positiveCount: true, dataset: { select: { name: true } } },
       },
@@ -127,6 +137,7 @@ export async function readRuns(
       metrics: metrics.get(r.id) ?? null,
       scoreBasis: (r.scoreBasis as ScoreBasis | null) ?? null,
       toolRun: (r.toolRun as unknown as RunProvenance | null) ?? null,
+      ...toolFile(r),
     }));
   const otherRuns: OtherRun[] = all
     .filter((r) => !countingIds.has(r.id))

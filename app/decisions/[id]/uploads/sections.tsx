@@ -3,6 +3,8 @@ import { UploadPanel, type UploadContext } from "@/components/uploads/upload-pan
 import { formatBytes } from "@/components/uploads/format";
 import { formatUtc } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { ToolResultsPanel } from "@/components/uploads/tool-results-panel";
+import { importToolResultsAction, previewToolResultsAction } from "./actions";
 
 type UploadsOverview = Awaited<ReturnType<typeof getUploadsOverview>>;
 
@@ -34,6 +36,11 @@ export function UploadPanels({ context }: { context: UploadContext }) {
             file; dataset items without a prediction are counted as errors.
           </p>
         }
+      />
+      <ToolResultsPanel
+        context={context}
+        previewAction={previewToolResultsAction}
+        importAction={importToolResultsAction}
       />
       <UploadPanel
         kind="leaderboard"

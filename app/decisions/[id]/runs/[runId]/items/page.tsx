@@ -65,6 +65,12 @@ export default async function DrillDownPage({
         Items of {page.run.candidate}&apos;s run #{page.run.runId}
       </h1>
       <DrillSummary page={page} />
+      {"provenance" in page.run && page.run.provenance && (
+        <p data-testid="drill-provenance">
+          {page.run.provenance.line}
+          <small className="block muted">{page.run.provenance.mapping}</small>
+        </p>
+      )}
       <p className="muted">
         Predicted positive ⇔ score ≥ t. Parse failures and missing predictions count as errors (the wrong class), as in
         the pack&apos;s figures.
