@@ -10,11 +10,13 @@ export async function register() {
     const config = (await import("./lib/env")).checkEnv({ serving });
     if (serving) {
       // Crash recovery and the job queue, at start and then periodically (lib/server/maintenance/recovery.ts).
-      const [{ database }, { startMaintenance }, { startHarnessJobs }] = await Promise.all([
+      const [{ database }, { startMaintenance }, { startHarnessJobs }, { setProcessRole }] = await Promise.all([
         import("./lib/server/db"),
         import("./lib/server/maintenance/recovery"),
         import("./lib/server/harness/queue"),
+        import("./lib/server/runs/job-log"),
       ]);
+      setProcessRole("server"); // named in every job log line (lib/server/runs/job-log.ts)
       if (config.VERDICT_DEMO === "1") (await import("./lib/server/harness/demo-endpoint")).startDemoEndpoint();
       void database()
         .then(async (db) => {

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { can } from "@/lib/auth/permissions";
 import { STAGES } from "@/lib/pack/stages";
 import {
+  comparisonsRecomputing,
   countComputingRuns,
   getPackDecision,
   getPackStateTag,
@@ -37,8 +38,9 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
   const base = `/decisions/${encodeURIComponent(id)}`;
   // Every read but the harness's is of the read model cached per evidence state
   // (lib/server/pack/get-pack.ts): the page waits for them all and streams in one piece.
-  const [computing, tag, { summary, revisions }, headlines, harness] = await Promise.all([
+  const [computing, pairsStale, tag, { summary, revisions }, headlines, harness] = await Promise.all([
     countComputingRuns(actor, id),
+    comparisonsRecomputing(actor, id),
     getPackStateTag(actor, id),
     getStoredVerdict(actor, id),
     getStageHeadlines(actor, id),
@@ -76,6 +78,13 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
             <p className="message-warn" role="status" data-recomputing>
               Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for
               the current parameters. Figures below may be missing or stale until then, and the decision cannot be
+              submitted. Reload to see them.
+            </p>
+          )}
+          {computing === 0 && pairsStale && (
+            <p className="message-warn" role="status" data-recomputing="comparisons">
+              Recomputing: the paired comparisons between candidates are being computed for the current runs and
+              parameters. Their significance figures may be missing or stale until then, and the decision cannot be
               submitted. Reload to see them.
             </p>
           )}

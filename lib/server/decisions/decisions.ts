@@ -15,6 +15,8 @@ import { changedFields, recordAudit, type RequestInfo } from "../audit/write";
 import { lockDecisionRow, lockEditableDecision } from "./lock";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import { enqueueRecompute, markRunsForRecompute, metricInputsChanged } from "../runs/recompute";
+import { markComparisonsStale } from "../runs/comparison-state";
+import { enqueueComparisons } from "../runs/queue";
 import type { Actor } from "../actors";
 
 /** The task parameters of a decision (SPEC §2), as a Prisma select. */
@@ -232,7 +234,8 @@ export async function updateDecisionParameters(
 
 /**
  * Analyst: the one dataset version the pack is evaluated on (SPEC §2), while the decision is a
- * draft. The version must belong to one of the decision's datasets.
+ * draft. The version must belong to one of the decision's datasets. The paired comparisons are
+ * marked stale with the change and recomputed by a job queued after the commit.
  */
 export async function setEvaluationDatasetVersion(
   actor: Actor,
@@ -242,7 +245,7 @@ export async function setEvaluationDatasetVersion(
 ) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const result = await prisma.$transaction(async (tx) => {
     const before = await lockEditableDecision(tx, decisionId);
     const version = await tx.datasetVersion.findFirst({
       where: { id: datasetVersionId, dataset: { decisionId } },
@@ -253,8 +256,10 @@ export async function setEvaluationDatasetVersion(
         issues: [{ field: "datasetVersionId", reason: "Not a dataset version of this decision." }],
         total: 1,
       });
-    if (before.evaluationDatasetVersionId === version.id) return version;
+    if (before.evaluationDatasetVersionId === version.id) return { version, changed: false };
     await tx.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
+    // Which runs count, and so which are paired, depends on the version (runsThatCount).
+    await markComparisonsStale(tx, decisionId);
     await recordAudit(tx, {
       actor,
       action: "decision.set_evaluation_dataset",
@@ -265,6 +270,8 @@ export async function setEvaluationDatasetVersion(
       after: { evaluationDatasetVersionId: version.id, dataset: version.dataset.name, version: version.version },
       request,
     });
-    return version;
+    return { version, changed: true };
   });
+  if (result.changed) await enqueueComparisons(await database(), decisionId);
+  return result.version;
 }

@@ -4,6 +4,7 @@ import { rawQuery, type Database } from "@/lib/db/connect";
 import { enqueueComputeRun, queueEnabled, startBoss } from "../runs/queue";
 import { executeChunk } from "./execute-chunk";
 import { finishRunIfComplete } from "./finish-run";
+import { loggedJob } from "../runs/job-log";
 
 /**
  * A harness run's chunks as jobs: on the pg-boss queue "harness-chunk" beside the metrics jobs,
@@ -31,11 +32,8 @@ export async function enqueueChunks(database: Database, runId: number, chunks: r
     const previous = holder.__verdictHarnessInline ?? Promise.resolve();
     holder.__verdictHarnessInline = previous.then(async () => {
       for (const chunk of chunks) {
-        try {
-          await runChunkJob(database, runId, chunk, null);
-        } catch (error) {
-          console.error(`harness run ${runId} chunk ${chunk}:`, error instanceof Error ? error.message : error);
-        }
+        // Logged (job.failure); the next chunk runs regardless.
+        await runLoggedChunk(database, runId, chunk, null, null).catch(() => {});
       }
     });
     return;
@@ -81,6 +79,25 @@ export async function runChunkJob(database: Database, runId: number, chunk: numb
   if (finished?.nextSweepLevel) await enqueueRun(database, finished.nextSweepLevel);
 }
 
+/** A chunk job between its log lines (lib/server/runs/job-log.ts): the harness run, its decision, the chunk. */
+async function runLoggedChunk(
+  database: Database,
+  runId: number,
+  chunk: number,
+  boss: Boss | null,
+  jobId: string | null,
+): Promise<void> {
+  const [row] = await rawQuery<{ decisionId: string }>(
+    database,
+    `SELECT "decisionId" FROM "HarnessRun" WHERE id = $1`,
+    [runId],
+  );
+  await loggedJob(
+    { job: "harness-chunk", jobId, decision: row?.decisionId ?? null, run: null, harnessRun: runId, chunk },
+    () => runChunkJob(database, runId, chunk, boss),
+  );
+}
+
 /** Queues every chunk of a run. */
 export async function enqueueRun(database: Database, runId: number): Promise<void> {
   const [run] = await rawQuery<{ itemCount: number; chunkSize: number }>(
@@ -100,7 +117,7 @@ async function workHarnessQueue(boss: Boss, database: Database): Promise<void> {
       HARNESS_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 1 },
       async (jobs) => {
-        for (const job of jobs) await runChunkJob(database, job.data.runId, job.data.chunk, boss);
+        for (const job of jobs) await runLoggedChunk(database, job.data.runId, job.data.chunk, boss, job.id);
       },
     );
   })();

@@ -401,8 +401,12 @@ async function recordRun(
   });
 }
 
-/** Committed: the run's joined items, read in that transaction, go to its job, which is queued. */
+/**
+ * Committed: the run's joined items, read in that transaction, go to its job, which is queued —
+ * kept in memory only where that job runs: a VERDICT_WORKER=0 server's jobs run on a worker,
+ * which reads the rows from the database.
+ */
 async function handOverRun(database: Database, loaded: LoadedRun): Promise<void> {
-  if (loaded.joined) handOverRunInput(loaded.result.runId, loaded.joined);
+  if (loaded.joined && computesHere(database)) handOverRunInput(loaded.result.runId, loaded.joined);
   await enqueueComputeRun(database, loaded.result.runId);
 }

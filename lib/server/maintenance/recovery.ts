@@ -5,30 +5,55 @@ import { recordAudit } from "../audit/write";
 import { forgetOldSignInFailures } from "../identity/sign-in";
 import { removeOrphanedSpools } from "../imports/files";
 import { forgetOldProgress } from "../imports/progress";
-import { COMPUTE_RUN_QUEUE, enqueueComputeRun, inProcessRuns, queueEnabled, startBoss } from "../runs/queue";
-import { lockSession, tryLockRun, unlockRun } from "../runs/run-lock";
+import {
+  COMPUTE_RUN_QUEUE,
+  enqueueComparisons,
+  enqueueComputeRun,
+  inProcessComparisons,
+  inProcessRuns,
+  queueEnabled,
+  startBoss,
+} from "../runs/queue";
+import { lockSession, tryLockComparisons, tryLockRun, unlockComparisons, unlockRun } from "../runs/run-lock";
+import { staleComparisonDecisions } from "../runs/comparison-state";
+import { logLine } from "../runs/job-log";
 
 /**
- * Crash recovery (issue "Trust", §8), at start and every SWEEP_INTERVAL_MS in every app process
- * and worker: eval runs whose job is gone are re-queued (or failed once they have been lost
- * MAX_RECOVERIES times: a run whose computation kills its process must not loop for ever), spool
- * files of uploads whose process died are removed, and expired sign-in throttles and upload
- * progress are forgotten.
+ * Crash recovery (issue "Trust", §8; issue 30): eval runs whose job is gone are re-queued (or
+ * failed once they have been lost MAX_RECOVERIES times: a run whose computation kills its process
+ * must not loop for ever), decisions whose paired comparisons are stale with no job computing them
+ * get a comparisons job, spool files of uploads whose process died are removed, and expired
+ * sign-in throttles and upload progress are forgotten.
+ *
+ * Lost jobs are looked for every TAKEOVER_INTERVAL_MS in every app process and worker, so a job
+ * whose worker died is taken over by a live worker within seconds; the rest every SWEEP_INTERVAL_MS.
+ * The lease is the job's session advisory lock (run-lock.ts), not pg-boss's expiry: pg-boss 10
+ * has no heartbeat, and its expiry must cover the longest job (hours for a large decision), as
+ * its maintainer advises (timgit/pg-boss#436) — as a liveness signal it would be hours late. A
+ * lock lives exactly as long as the job's PostgreSQL session: a killed process's socket closes
+ * and PostgreSQL frees its locks at once (a machine that vanishes without closing its sockets is
+ * noticed after the server's TCP keepalive, tcp_keepalives_idle). A job never runs twice at once:
+ * a second job for the same run or decision waits on the lock, then finds the work done.
  *
  * A run's job is gone when:
- * - RUNNING, on a PostgreSQL server: nobody holds its computation lock (jobs/run-lock.ts) — a
+ * - RUNNING, on a PostgreSQL server: nobody holds its computation lock (run-lock.ts) — a
  *   computing job always does, and a killed process's lock goes with its connection;
- * - PENDING with the pg-boss queue: no job of the queue for it is waiting or active;
+ * - PENDING with the pg-boss queue: no job of the queue for it is waiting, nor active for less
+ *   than TAKEOVER_GRACE_S (a live job takes its run's lock within milliseconds of starting, so an
+ *   older active job whose run's lock is free died with its worker);
  * - PENDING with in-process jobs on a server (VERDICT_JOBS=inline): not queued in this process
  *   and queued more than PENDING_GRACE_MS ago (another process may hold it in its memory);
  * - either, in the embedded database (one process): not queued in this process.
+ * A decision's comparisons job is gone by the same rules, with its comparisons lock, when they are
+ * stale (comparison-state.ts) and none of its runs waits for a job (the last run's job pairs them).
  */
 export const SWEEP_INTERVAL_MS = 5 * 60_000;
+export const TAKEOVER_INTERVAL_MS = 10_000;
+export const TAKEOVER_GRACE_S = 20;
 export const MAX_RECOVERIES = 3;
 export const PENDING_GRACE_MS = 15 * 60_000;
 /** Spool files of dead processes are removed once this old (lib/server/imports/files.ts). */
 export const ORPHANED_SPOOL_AGE_MS = 10 * 60_000;
-
 export interface RecoveryReport {
   requeued: number[];
   failed: number[];
@@ -51,7 +76,7 @@ export async function recoverLostRuns(
   const session = database.mode === "server" ? await lockSession(database) : null;
   try {
     const waiting =
-      database.mode === "server" && queueEnabled(database) ? await queuedRunIds(database) : new Set<number>();
+      database.mode === "server" && queueEnabled(database) ? (await queuedJobs(database)).runs : new Set<number>();
     for (const run of runs) {
       if (local.has(run.id)) continue;
       if (session && !(await tryLockRun(session, run.id))) continue; // a job is computing it
@@ -66,7 +91,17 @@ export async function recoverLostRuns(
             continue;
         }
         const outcome = await settleLostRun(database, run);
-        if (outcome) report[outcome].push(run.id);
+        if (outcome) {
+          report[outcome].push(run.id);
+          logLine("job.recovery", {
+            job: "compute-run",
+            decision: run.decisionId,
+            run: run.id,
+            was: run.status,
+            outcome,
+            recoveries: run.recoveries + 1,
+          });
+        }
       } finally {
         if (session) await unlockRun(session, run.id);
       }
@@ -116,31 +151,81 @@ async function settleLostRun(
   });
 }
 
-/** Runs with a job of the queue waiting, or active and not expired (pg-boss keeps its jobs in pgboss.job). */
-async function queuedRunIds(database: Database & { mode: "server" }): Promise<Set<number>> {
+/**
+ * Runs and decisions with a job of the queue waiting, or active for less than TAKEOVER_GRACE_S
+ * (pg-boss keeps its jobs in pgboss.job; an older active job whose lock is free is a dead one).
+ */
+async function queuedJobs(
+  database: Database & { mode: "server" },
+): Promise<{ runs: Set<number>; decisions: Set<string> }> {
+  const none = { runs: new Set<number>(), decisions: new Set<string>() };
   const { rows: exists } = await database.pool.query<{ table: string | null }>(
     `SELECT to_regclass('pgboss.job')::text AS table`,
   );
-  if (!exists[0]?.table) return new Set(); // the queue never started: nothing is queued
-  const { rows } = await database.pool.query<{ runId: number }>(
-    `SELECT DISTINCT (data->>'runId')::int AS "runId" FROM pgboss.job
-      WHERE name = $1 AND (state IN ('created', 'retry') OR (state = 'active' AND started_on + expire_in > now()))`,
-    [COMPUTE_RUN_QUEUE],
+  if (!exists[0]?.table) return none; // the queue never started: nothing is queued
+  const { rows } = await database.pool.query<{ runId: number | null; decisionId: string | null }>(
+    `SELECT DISTINCT (data->>'runId')::int AS "runId", data->>'decisionId' AS "decisionId" FROM pgboss.job
+      WHERE name = $1 AND (state IN ('created', 'retry')
+                           OR (state = 'active' AND started_on > now() - make_interval(secs => $2)))`,
+    [COMPUTE_RUN_QUEUE, TAKEOVER_GRACE_S],
   );
-  return new Set(rows.map((r) => r.runId));
+  for (const r of rows) {
+    if (r.runId !== null) none.runs.add(r.runId);
+    if (r.decisionId !== null) none.decisions.add(r.decisionId);
+  }
+  return none;
+}
+
+/**
+ * Queues a comparisons job for each decision whose pairs are stale and that nobody computes or
+ * has queued. Returns the decisions queued.
+ */
+export async function recoverStaleComparisons(
+  database: Database,
+  { now = new Date(), decisionId }: { now?: Date; decisionId?: string } = {},
+): Promise<string[]> {
+  const stale = await staleComparisonDecisions(database, decisionId);
+  if (stale.length === 0) return [];
+  const local = inProcessComparisons();
+  const session = database.mode === "server" ? await lockSession(database) : null;
+  const queued: string[] = [];
+  try {
+    const waiting =
+      database.mode === "server" && queueEnabled(database) ? (await queuedJobs(database)).decisions : new Set();
+    for (const { decisionId: id, markedAt } of stale) {
+      if (local.has(id) || waiting.has(id)) continue;
+      if (
+        database.mode === "server" &&
+        !queueEnabled(database) &&
+        now.getTime() - markedAt.getTime() < PENDING_GRACE_MS
+      )
+        continue; // another process's in-process runner may hold its job
+      if (session && !(await tryLockComparisons(session, id))) continue; // a job is computing them
+      try {
+        logLine("job.recovery", { job: "compute-comparisons", decision: id, run: null, outcome: "requeued" });
+        // Queued under the lock: another process's recovery then sees the job waiting.
+        await enqueueComparisons(database, id);
+      } finally {
+        if (session) await unlockComparisons(session, id);
+      }
+      queued.push(id);
+    }
+  } finally {
+    await session?.end().catch(() => {});
+  }
+  return queued;
+}
+
+/** Lost jobs only, every TAKEOVER_INTERVAL_MS: runs, then comparisons (a run re-queued pairs them itself). */
+export async function takeOverLostJobs(database: Database): Promise<void> {
+  await recoverLostRuns(database);
+  await recoverStaleComparisons(database);
 }
 
 /** One sweep: lost runs, orphaned spool files, old throttles and progress. Each part's failure is logged, not thrown. */
 export async function sweep(database: Database): Promise<void> {
   const parts: [string, () => Promise<unknown>][] = [
-    [
-      "eval runs",
-      async () => {
-        const { requeued, failed } = await recoverLostRuns(database);
-        if (requeued.length || failed.length)
-          console.log(`recovery: eval runs re-queued [${requeued.join(", ")}], failed [${failed.join(", ")}]`);
-      },
-    ],
+    ["eval runs and comparisons", () => takeOverLostJobs(database)],
     [
       "spool files",
       async () => {
@@ -161,7 +246,8 @@ export async function sweep(database: Database): Promise<void> {
 /**
  * At a process's start (instrumentation.ts, scripts/worker.ts): work the queue at once (a
  * restarted server must not wait for a new upload to pick up the jobs queued before), then sweep
- * now and every SWEEP_INTERVAL_MS. Once per process.
+ * now and every SWEEP_INTERVAL_MS, and look for lost jobs every TAKEOVER_INTERVAL_MS. Once per
+ * process. Its log line says how this process runs jobs.
  */
 export async function startMaintenance(
   database: Database,
@@ -170,7 +256,22 @@ export async function startMaintenance(
   const holder = globalThis as typeof globalThis & { __verdictMaintenance?: boolean };
   if (holder.__verdictMaintenance) return;
   holder.__verdictMaintenance = true;
-  if (queueEnabled(database) && workQueue) await startBoss(database);
+  const queue = queueEnabled(database);
+  if (queue && workQueue) await startBoss(database);
+  logLine("process.start", {
+    jobs: queue ? "pg-boss" : "in-process",
+    worksQueue: !queue || workQueue,
+    ...(queue && !workQueue ? { note: "VERDICT_WORKER=0: jobs are sent to the queue for `npm run worker`" } : {}),
+    takeoverEveryMs: TAKEOVER_INTERVAL_MS,
+    sweepEveryMs: SWEEP_INTERVAL_MS,
+  });
   await sweep(database);
   setInterval(() => void sweep(database), SWEEP_INTERVAL_MS).unref();
+  setInterval(
+    () =>
+      void takeOverLostJobs(database).catch((error: unknown) =>
+        console.error("recovery (lost jobs):", error instanceof Error ? error.message : error),
+      ),
+    TAKEOVER_INTERVAL_MS,
+  ).unref();
 }

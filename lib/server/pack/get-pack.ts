@@ -15,6 +15,7 @@ import { cachedPart, evidenceState } from "./pack-cache";
 import { harnessSettings } from "../harness/endpoints";
 import type { Actor } from "../actors";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
+import { comparisonsStale } from "../runs/comparison-state";
 
 /**
  * The page's reads of the pack's read model (lib/server/pack/read-model.ts), one per stage so each
@@ -68,6 +69,15 @@ export async function countComputingRuns(actor: Actor, decisionId: string): Prom
   check(actor);
   // Every run's status is part of the evidence state: the cached read is the current one.
   return (await runsOf(decisionId)).otherRuns.filter((r) => r.status === "PENDING" || r.status === "RUNNING").length;
+}
+
+/**
+ * Whether the decision's paired comparisons wait to be recomputed (lib/server/runs/comparison-state.ts):
+ * the pack says "recomputing" for its significance figures meanwhile, as for runs.
+ */
+export async function comparisonsRecomputing(actor: Actor, decisionId: string): Promise<boolean> {
+  check(actor);
+  return comparisonsStale(await db(), decisionId);
 }
 
 /** The evidence state as a short tag: the key of the page's view and its ETag. */

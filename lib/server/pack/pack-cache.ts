@@ -7,7 +7,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
  * query, read once per request: every mutation of a decision's evidence or parameters writes an
  * audit event with the decision's id in its own transaction (and touches the decision row when it
  * changes a parameter), and the metrics jobs, which write no audit event, change their run's
- * status and `computedAt` and the stored comparisons. So a mutation invalidates the cache by the
+ * status and `computedAt`, the stored comparisons and whether they are current. So a mutation invalidates the cache by the
  * very write that commits it — on every app server, with nothing to broadcast — and a stale part
  * is never served. Per process, bounded, never shared between decisions.
  */
@@ -20,7 +20,8 @@ export async function evidenceState(client: PrismaClient, decisionId: string): P
       (SELECT extract(epoch FROM d."updatedAt")::text FROM "Decision" d WHERE d.id = ${decisionId}),
       (SELECT max(a.id)::text FROM "AuditEvent" a WHERE a."decisionId" = ${decisionId}),
       (SELECT string_agg(r.id::text || ':' || r.status::text || ':' || coalesce(extract(epoch FROM r."computedAt")::text, ''), ',' ORDER BY r.id) FROM "EvalRun" r WHERE r."decisionId" = ${decisionId}),
-      (SELECT md5(string_agg(c::text, ',' ORDER BY c."runAId", c."runBId")) FROM "RunComparison" c WHERE c."decisionId" = ${decisionId})
+      (SELECT md5(string_agg(c::text, ',' ORDER BY c."runAId", c."runBId")) FROM "RunComparison" c WHERE c."decisionId" = ${decisionId}),
+      (SELECT s.wanted::text || ':' || s.computed::text FROM "ComparisonState" s WHERE s."decisionId" = ${decisionId})
     ) AS state`;
   return rows[0]?.state ?? "";
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { computeComparisons } from "./comparisons";
 import { database, db } from "../db";
-import { updateDecisionParameters } from "../decisions/decisions";
+import { setEvaluationDatasetVersion, updateDecisionParameters } from "../decisions/decisions";
+import { comparisonsStale } from "./comparison-state";
 import { computeEvalRun } from "./eval-runs";
 import { getPackComparisons, getPackRuns } from "../pack/get-pack";
 import { drainInlineJobs } from "./queue";
@@ -118,5 +119,28 @@ describe("paired comparisons", () => {
     expect(recomputing).toEqual([]);
     const prisma = await db();
     expect(await prisma.evalRun.count({ where: { decisionId, status: "DONE" } })).toBe(2);
+  });
+
+  it("a change of the evaluation dataset version marks the pairs stale in its transaction, and a job pairs the runs that count now", async () => {
+    const { analyst, decisionId } = await seedTwoRuns();
+    const prisma = await db();
+    expect(await computeComparisons(await database(), decisionId)).toBe(1);
+    const { datasetId } = await prisma.datasetVersion.findFirstOrThrow({
+      where: { dataset: { decisionId } },
+      select: { datasetId: true },
+    });
+    const v2 = await prisma.datasetVersion.create({
+      data: { datasetId, version: 2, itemCount: 0, positiveCount: 0 },
+      select: { id: true },
+    });
+    const release = holdInlineJobs();
+    await setEvaluationDatasetVersion(analyst, decisionId, v2.id);
+    // Committed with the change, before its job: the pack says so, submitting waits.
+    expect(await comparisonsStale(prisma, decisionId)).toBe(true);
+    release();
+    await drainInlineJobs();
+    // No run on version 2 counts: the pairs of version 1 are gone.
+    expect(await prisma.runComparison.count({ where: { decisionId } })).toBe(0);
+    expect(await comparisonsStale(prisma, decisionId)).toBe(false);
   });
 });

@@ -10,6 +10,9 @@ import {
   rankCounts,
 } from "@/lib/metrics";
 import { BOOTSTRAP_SEED } from "./eval-runs";
+import { claimComparisons, comparisonsWanted } from "./comparison-state";
+import { jobCheckpoint } from "./job-checkpoint";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Paired significance of every pair of a decision's newest computed runs on the same dataset
@@ -18,12 +21,18 @@ import { BOOTSTRAP_SEED } from "./eval-runs";
  * aligned on the same items, so this runs once after runs are computed (like computeEvalRun) and
  * stores its results; a page only reads them. Scores are built exactly as computeEvalRun builds
  * them (parse failures and missing items count as errors), ordered by item id so they align.
+ *
+ * Returns how many pairs it stored, or null when their inputs changed while it computed (the
+ * comparisons were marked stale again, comparison-state.ts): nothing is stored then, and the
+ * change's own job (or recovery) computes them.
  */
 const storedThreshold = (metrics: unknown): number | null =>
   (metrics as { parameters?: { threshold?: number } } | null)?.parameters?.threshold ?? null;
 
-export async function computeComparisons(database: Database, decisionId: string): Promise<number> {
+export async function computeComparisons(database: Database, decisionId: string): Promise<number | null> {
   const prisma = database.prisma;
+  // Before the inputs: a change committed after this read marks a newer generation, and the store refuses.
+  const wanted = await comparisonsWanted(database, decisionId);
   const runs = await prisma.evalRun.findMany({
     where: { decisionId, status: "DONE" },
     select: {
@@ -50,23 +59,7 @@ export async function computeComparisons(database: Database, decisionId: string)
   for (const r of [...counting.values()].sort((a, b) => b.id - a.id))
     byVersion.set(r.datasetVersionId, [...(byVersion.get(r.datasetVersionId) ?? []), r]);
 
-  const results: {
-    runAId: number;
-    runBId: number;
-    decisionId: string;
-    items: number;
-    deltaAp: number | null;
-    deltaApLow: number | null;
-    deltaApHigh: number | null;
-    deltaCostPer1k: number | null;
-    deltaCostLow: number | null;
-    deltaCostHigh: number | null;
-    onlyACorrect: number;
-    onlyBCorrect: number;
-    mcnemarP: number | null;
-    thresholdA: number;
-    thresholdB: number;
-  }[] = [];
+  const results: Prisma.RunComparisonCreateManyInput[] = [];
   for (const [versionId, group] of byVersion) {
     if (group.length < 2) continue;
     const inputs = new Map<number, ReturnType<typeof buildRunInput>>();
@@ -126,12 +119,30 @@ export async function computeComparisons(database: Database, decisionId: string)
           thresholdA,
           thresholdB,
         });
+        await jobCheckpoint("comparison-pair");
       }
     }
   }
-  await prisma.$transaction([
-    prisma.runComparison.deleteMany({ where: { decisionId } }),
-    prisma.runComparison.createMany({ data: results }),
-  ]);
-  return results.length;
+  return (await storeComparisons(database, decisionId, wanted, results)) ? results.length : null;
+}
+
+/** Replaces the decision's pairs, in one transaction that records them as computed — unless they were marked stale meanwhile. */
+async function storeComparisons(
+  database: Database,
+  decisionId: string,
+  wanted: number,
+  results: Prisma.RunComparisonCreateManyInput[],
+): Promise<boolean> {
+  const superseded = new Error("superseded");
+  try {
+    await database.prisma.$transaction(async (tx) => {
+      await tx.runComparison.deleteMany({ where: { decisionId } });
+      await tx.runComparison.createMany({ data: results });
+      if (!(await claimComparisons(tx, decisionId, wanted))) throw superseded;
+    });
+    return true;
+  } catch (error) {
+    if (error === superseded) return false;
+    throw error;
+  }
 }

@@ -18,6 +18,8 @@ import { withRawTx } from "../raw-tx";
 import { analyzeRunTable, runTable } from "./partitions";
 import { JOINED_ITEMS_SQL, writeRunItemsOnce, type ItemRow } from "./run-items";
 import { operatingRuleOptions, type RuleInputs } from "./operating-rule";
+import { markComparisonsStale } from "./comparison-state";
+import { jobCheckpoint } from "./job-checkpoint";
 
 /** Seeded, so the same evidence always gives the same intervals (and the same pack hash). */
 export const BOOTSTRAP_SEED = 20_261_202;
@@ -159,6 +161,7 @@ async function computeOnce(database: Database, runId: number, given?: Handed): P
     timing("metrics");
     await written; // no bootstrap figure lands after "storing"
     await setProgress(database, runId, PHASE.storing);
+    await jobCheckpoint("metrics-computed");
     const outcome = await storeIfCurrent(database, runId, run, {
       status: "DONE",
       progress: 1,
@@ -270,7 +273,8 @@ const sameInputs = (a: RunInputs, b: RunInputs) =>
  * the run PENDING and queued another job (lib/server/runs/recompute.ts); with several workers that job
  * may already be RUNNING, which is why the inputs are compared, under the run's row lock. What is
  * stored is audited in the same transaction (eval_run.computed, by the system: no actor), with the
- * SHA-256 of the metrics' canonical JSON; a result left unstored is not.
+ * SHA-256 of the metrics' canonical JSON; a result left unstored is not. A stored result changes
+ * the inputs of the decision's paired comparisons: they are marked stale in the same transaction.
  */
 async function storeIfCurrent(
   database: Database,
@@ -279,6 +283,10 @@ async function storeIfCurrent(
   data: Prisma.EvalRunUpdateInput,
 ): Promise<StoreOutcome> {
   return database.prisma.$transaction(async (tx) => {
+    // Lock order: the decision's row before the run's, as an edit takes them (lock.ts, then
+    // recompute.ts). The audit event's foreign key would otherwise wait for an edit's decision lock
+    // while holding the run the edit waits for.
+    await tx.$queryRaw`SELECT 1 FROM "Decision" WHERE id = ${used.decisionId} FOR KEY SHARE`;
     const [row] = await tx.$queryRaw<
       { status: string }[]
     >`SELECT status::text AS status FROM "EvalRun" WHERE id = ${runId} FOR UPDATE`;
@@ -298,6 +306,7 @@ async function storeIfCurrent(
         error: true,
       },
     });
+    await markComparisonsStale(tx, used.decisionId);
     await recordAudit(tx, {
       actor: { id: null, roles: [] },
       action: "eval_run.computed",

@@ -2,10 +2,13 @@ import "server-only";
 import { rawQuery, type Database } from "@/lib/db/connect";
 import { env } from "@/lib/env";
 import { JOB_SCHEMA, type JOB_QUEUES } from "@/lib/db/roles";
-import { computeRunAndComparisons } from "./compute-job";
+import { computeComparisonsIfDue, computeRunAndComparisons } from "./compute-job";
+import { loggedJob } from "./job-log";
 
 /**
- * Background jobs, one small interface: `enqueueComputeRun(database, runId)`.
+ * Background jobs, one small interface: `enqueueComputeRun(database, runId)` (a run's metrics,
+ * then its decision's paired comparisons) and `enqueueComparisons(database, decisionId)` (the
+ * comparisons alone: recovery, a change that re-queues no run). Both kinds share one queue.
  * - DATABASE_URL set: a PostgreSQL-backed queue (pg-boss, schema "pgboss"), so workers can run on
  *   other machines (`npm run worker`). The web process works the queue too unless
  *   VERDICT_WORKER=0.
@@ -26,8 +29,13 @@ const holder = globalThis as typeof globalThis & {
   __verdictBoss?: Promise<Boss>;
   __verdictInline?: Promise<void>;
   __verdictInlineRuns?: Set<number>;
+  __verdictInlineDecisions?: Set<string>;
 };
 const inlineRuns = (holder.__verdictInlineRuns ??= new Set<number>());
+const inlineDecisions = (holder.__verdictInlineDecisions ??= new Set<string>());
+
+/** A job's data on the queue: a run to compute, or a decision whose comparisons to compute. */
+export type ComputeJob = { runId: number } | { decisionId: string };
 
 export function queueEnabled(database: Database): boolean {
   return database.mode === "server" && env().VERDICT_JOBS !== "inline" && Boolean(env().DATABASE_URL);
@@ -43,20 +51,29 @@ export function inProcessRuns(): ReadonlySet<number> {
   return inlineRuns;
 }
 
+/** Decisions whose comparisons job is queued or computing in this process's in-process runner. */
+export function inProcessComparisons(): ReadonlySet<string> {
+  return inlineDecisions;
+}
+
 export async function enqueueComputeRun(database: Database, runId: number): Promise<void> {
   await rawQuery(database, `UPDATE "EvalRun" SET "queuedAt" = now() WHERE id = $1`, [runId]);
+  await enqueue(database, { runId }, () => expirySeconds(database, runId));
+}
+
+export async function enqueueComparisons(database: Database, decisionId: string): Promise<void> {
+  await enqueue(database, { decisionId }, () => comparisonsExpirySeconds(database, decisionId));
+}
+
+async function enqueue(database: Database, job: ComputeJob, expiry: () => Promise<number>): Promise<void> {
   if (!queueEnabled(database)) {
-    runInline(database, runId);
+    runInline(database, job);
     return;
   }
   const boss = await startBoss(env().VERDICT_WORKER !== "0" ? database : null);
   // No pg-boss retries: a job's failure is stored on its run (FAILED with the message), and a job
-  // lost with its process is found and re-queued by the recovery sweep.
-  await boss.send(
-    COMPUTE_RUN_QUEUE,
-    { runId },
-    { retryLimit: 0, expireInSeconds: await expirySeconds(database, runId) },
-  );
+  // lost with its process is found and re-queued by recovery within seconds (recovery.ts).
+  await boss.send(COMPUTE_RUN_QUEUE, job, { retryLimit: 0, expireInSeconds: await expiry() });
 }
 
 /**
@@ -79,17 +96,46 @@ export async function expirySeconds(database: Database, runId: number): Promise<
   return Math.min(23 * 3600, Math.ceil(15 * 60 + items * computations * 100e-6));
 }
 
-function runInline(database: Database, runId: number) {
-  inlineRuns.add(runId);
+/** As expirySeconds, for the comparisons alone: every pair of the decision's runs on its largest version. */
+async function comparisonsExpirySeconds(database: Database, decisionId: string): Promise<number> {
+  const [row] = await rawQuery<{ items: number; runs: number }>(
+    database,
+    `SELECT coalesce(max(v."itemCount"), 0) AS items, count(r.id)::int AS runs
+       FROM "EvalRun" r JOIN "DatasetVersion" v ON v.id = r."datasetVersionId" WHERE r."decisionId" = $1`,
+    [decisionId],
+  );
+  const runs = Math.max(1, Number(row?.runs ?? 1));
+  return Math.min(23 * 3600, Math.ceil(15 * 60 + Number(row?.items ?? 0) * ((runs * (runs - 1)) / 2) * 100e-6));
+}
+
+/** One job, logged (job-log.ts): a run's metrics then its decision's comparisons, or the comparisons alone. */
+export async function runComputeJob(database: Database, job: ComputeJob, jobId: string | null = null): Promise<void> {
+  if ("runId" in job) {
+    const run = await database.prisma.evalRun.findUnique({ where: { id: job.runId }, select: { decisionId: true } });
+    await loggedJob({ job: "compute-run", jobId, decision: run?.decisionId ?? null, run: job.runId }, () =>
+      computeRunAndComparisons(database, job.runId),
+    );
+  } else {
+    await loggedJob({ job: "compute-comparisons", jobId, decision: job.decisionId, run: null }, async () => ({
+      comparisons: await computeComparisonsIfDue(database, job.decisionId),
+    }));
+  }
+}
+
+function runInline(database: Database, job: ComputeJob) {
+  const forget = "runId" in job ? track(inlineRuns, job.runId) : track(inlineDecisions, job.decisionId);
   const previous = holder.__verdictInline ?? Promise.resolve();
   holder.__verdictInline = previous.then(() =>
-    computeRunAndComparisons(database, runId)
-      .catch((error: unknown) => {
-        // computeEvalRun has marked the run FAILED with the message.
-        console.error(`eval run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
-      })
-      .finally(() => inlineRuns.delete(runId)),
+    runComputeJob(database, job)
+      // Logged (job.failure); computeEvalRun has marked the run FAILED with the message.
+      .catch(() => {})
+      .finally(forget),
   );
+}
+
+function track<T>(set: Set<T>, key: T): () => void {
+  set.add(key);
+  return () => set.delete(key);
 }
 
 /** Resolves when every in-process job queued so far has finished (tests, CLI before exit). */
@@ -116,11 +162,11 @@ export function startBoss(workFor: Database | null): Promise<Boss> {
 }
 
 async function workQueue(boss: Boss, database: Database) {
-  await boss.work<{ runId: number }>(
+  await boss.work<ComputeJob>(
     COMPUTE_RUN_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 1 },
-    async (jobs: { data: { runId: number } }[]) => {
-      for (const job of jobs) await computeRunAndComparisons(database, job.data.runId);
+    async (jobs: { id: string; data: ComputeJob }[]) => {
+      for (const job of jobs) await runComputeJob(database, job.data, job.id);
     },
   );
 }

@@ -3,6 +3,7 @@ import type { Database } from "@/lib/db/connect";
 import { recordAudit, type RequestInfo } from "../audit/write";
 import type { Tx } from "../db";
 import { enqueueComputeRun } from "./queue";
+import { markComparisonsStale } from "./comparison-state";
 import type { Actor } from "../actors";
 
 /** Task parameters that are inputs of an eval run's stored metrics (SPEC §4: π, costs, threshold). */
@@ -23,6 +24,7 @@ export function metricInputsChanged(changed: readonly string[], operatingRule: s
  * and submitting is refused. Only one candidate's runs when only its own threshold changed. A run
  * whose job is computing with the old inputs (RUNNING) is marked too: that job then finds its run
  * no longer RUNNING and drops its result (computeEvalRun), and the new job stores the right one.
+ * The decision's paired comparisons are marked stale with them (comparison-state.ts).
  */
 export async function markRunsForRecompute(
   tx: Tx,
@@ -41,6 +43,7 @@ export async function markRunsForRecompute(
       >`UPDATE "EvalRun" SET status = 'PENDING', progress = 0 WHERE "decisionId" = ${decisionId} AND status IN ('DONE', 'RUNNING') RETURNING id`;
   const runIds = rows.map((r) => r.id).sort((a, b) => a - b);
   if (runIds.length > 0) {
+    await markComparisonsStale(tx, decisionId);
     await recordAudit(tx, {
       actor,
       action: "eval_run.recompute_queued",

@@ -44,3 +44,36 @@ export async function tryLockRun(client: pg.Client, runId: number): Promise<bool
 export async function unlockRun(client: pg.Client, runId: number): Promise<void> {
   await client.query("SELECT pg_advisory_unlock($1, $2)", [RUN_LOCK_CLASS, runId]);
 }
+
+/** The advisory lock class of decisions whose paired comparisons are being computed (key: hashtext(decisionId)). */
+export const COMPARISONS_LOCK_CLASS = 7_348_102;
+
+/**
+ * Runs `fn` while this process holds the decision's comparisons lock (server databases), on a
+ * session of its own as `withRunLock` does: two jobs never compute a decision's pairs at once
+ * (the second waits, then finds them current), and recovery tells a live comparisons job from a
+ * lost one by trying the lock. A hash collision between two decisions only makes one wait.
+ */
+export async function withComparisonsLock<T>(database: Database, decisionId: string, fn: () => Promise<T>): Promise<T> {
+  if (database.mode !== "server") return fn();
+  const client = new pg.Client(database.pool.options);
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [COMPARISONS_LOCK_CLASS, decisionId]);
+    return await fn();
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function tryLockComparisons(client: pg.Client, decisionId: string): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [
+    COMPARISONS_LOCK_CLASS,
+    decisionId,
+  ]);
+  return rows[0]?.locked === true;
+}
+
+export async function unlockComparisons(client: pg.Client, decisionId: string): Promise<void> {
+  await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [COMPARISONS_LOCK_CLASS, decisionId]);
+}

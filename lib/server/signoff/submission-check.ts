@@ -3,12 +3,14 @@ import { rationaleProblem } from "@/lib/pack/rationale";
 import type { Tx } from "../db";
 import { AppError } from "../errors";
 import { citedSuitesOf, rationalesOf } from "../decisions/resemblances";
+import { comparisonsStale } from "../runs/comparison-state";
 
 /**
  * What a decision still lacks before it can be submitted for review, as sentences a user can act
  * on (empty when it is complete): a shortlist, a rationale per candidate that cites a scored suite
  * and says why, the three resemblance answers per cited suite, the evaluation dataset version,
- * and no run still being (re)computed — a pack frozen mid-recomputation would mix parameters.
+ * and no run nor paired comparison still being (re)computed — a pack frozen mid-recomputation
+ * would mix parameters.
  */
 export async function submissionProblems(tx: Tx, decisionId: string): Promise<string[]> {
   const problems: string[] = [];
@@ -38,6 +40,8 @@ export async function submissionProblems(tx: Tx, decisionId: string): Promise<st
     problems.push(
       `${computing} eval run${computing === 1 ? " is" : "s are"} still being computed; submit when the metrics are ready.`,
     );
+  else if (await comparisonsStale(tx, decisionId))
+    problems.push("The paired comparisons are being recomputed; submit when they are ready.");
   return problems;
 }
 
