@@ -22,3 +22,4 @@ export * from "./sort";
 export * from "./summarize";
 export * from "./threshold-rule";
 export * from "./operating-point";
+export * from "./comparison-basis";
