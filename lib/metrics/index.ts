@@ -23,3 +23,4 @@ export * from "./summarize";
 export * from "./threshold-rule";
 export * from "./operating-point";
 export * from "./comparison-basis";
+export * from "./coverage";

@@ -17,6 +17,8 @@ export interface OperatingPointRow {
   /** How the threshold was chosen, or why the rule does not apply. */
   how: string;
   thresholdInterval: readonly [number, number] | null;
+  /** What the threshold interval's coverage is (issue 27); "95 %" for runs computed before it said. */
+  thresholdIntervalCoverage: string | null;
   inSample: OperatingFigures | null;
   heldOut: OperatingFigures | null;
   meetsFloors: boolean | null;
@@ -38,6 +40,7 @@ export function operatingPointRows(
       ruleLabel: OPERATING_RULE_LABELS[rule],
       threshold: m?.parameters.threshold ?? null,
       thresholdInterval: null,
+      thresholdIntervalCoverage: null,
       inSample: null,
       heldOut: null,
       meetsFloors: null,
@@ -65,6 +68,7 @@ export function operatingPointRows(
       threshold: op.threshold,
       how: op.meetsFloors ? how : `${how}; no threshold meets every floor, the closest is shown`,
       thresholdInterval: op.thresholdInterval,
+      thresholdIntervalCoverage: op.thresholdIntervalCoverage ?? "95 %",
       inSample: op.inSample,
       heldOut: op.heldOut,
       meetsFloors: op.meetsFloors,
