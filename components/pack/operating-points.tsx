@@ -47,6 +47,7 @@ function OperatingPointLine({ row: r, currency }: { row: OperatingPointRow; curr
       </td>
       <td>
         {r.how}
+        {r.heldOutCoverage && <small className="block muted">{r.heldOutCoverage}</small>}
         {r.shortfall?.recall != null && (
           <small className="block fail">misses the recall floor by {formatNumber(r.shortfall.recall)}</small>
         )}

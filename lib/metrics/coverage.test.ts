@@ -3,7 +3,7 @@ import { bootstrapCoverageLabel, MEASURED_COVERAGE, NOMINAL_BAND } from "./cover
 
 describe("the bootstrap intervals' coverage labels (issue 27)", () => {
   const outside = MEASURED_COVERAGE.flatMap((m) =>
-    (["averagePrecision", "rocAuc"] as const)
+    (["averagePrecision", "rocAuc", "heldOutRecall", "heldOutCost"] as const)
       .filter((k) => m[k] < NOMINAL_BAND[0] || m[k] > NOMINAL_BAND[1])
       .map((k) => ({ m, k })),
   );
@@ -17,7 +17,7 @@ describe("the bootstrap intervals' coverage labels (issue 27)", () => {
       );
     }
     for (const m of MEASURED_COVERAGE)
-      for (const k of ["averagePrecision", "rocAuc"] as const)
+      for (const k of ["averagePrecision", "rocAuc", "heldOutRecall", "heldOutCost"] as const)
         if (m[k] >= NOMINAL_BAND[0] && m[k] <= NOMINAL_BAND[1])
           expect(
             bootstrapCoverageLabel(k, m.positives, Math.round(m.positives / m.samplePrevalence) - m.positives),
