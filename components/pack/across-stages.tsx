@@ -286,7 +286,8 @@ function SignificanceTable({ decision, sig, name }: { decision: PackDecision; si
       <table data-testid="significance">
         <caption>
           {name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP
-          with paired bootstrap intervals, and the exact McNemar test on errors at the operating thresholds
+          with paired bootstrap intervals, and the exact McNemar test on errors, on the predictions the verdict counts
+          (held out where the decision&apos;s rule chooses the threshold)
         </caption>
         <thead>
           <tr>

@@ -41,9 +41,13 @@ function OperatingPointLine({ row: r, currency }: { row: OperatingPointRow; curr
       <td className="num">
         {formatThreshold(r.threshold)}
         <small className="block muted">{formatThresholdInterval(r.thresholdInterval)}</small>
+        {r.thresholdInterval && r.thresholdIntervalCoverage && r.thresholdIntervalCoverage !== "95 %" && (
+          <small className="block muted">{r.thresholdIntervalCoverage}</small>
+        )}
       </td>
       <td>
         {r.how}
+        {r.heldOutCoverage && <small className="block muted">{r.heldOutCoverage}</small>}
         {r.shortfall?.recall != null && (
           <small className="block fail">misses the recall floor by {formatNumber(r.shortfall.recall)}</small>
         )}
@@ -134,8 +138,8 @@ export function OperatingPoints({
       <TableScroll label="Operating points">
         <table data-testid="operating-points">
           <caption>
-            Threshold with its bootstrap 95% interval; each figure in-sample (optimistic) beside held out, with 95%
-            intervals
+            Threshold with its bootstrap 95% interval (percentiles widened where positives are few, so that it covers
+            95% in simulation); each figure in-sample (optimistic) beside held out, with 95% intervals
           </caption>
           <thead>
             <tr>

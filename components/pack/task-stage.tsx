@@ -2,6 +2,7 @@ import type { XyChartShell } from "@/lib/pack/page/page-view";
 import type { PackCandidate } from "@/lib/pack/pack-data";
 import type { TaskRun } from "@/lib/pack/page/page-sections";
 import { formatInterval, formatNumber, formatPercent, formatThreshold } from "@/lib/format";
+import { bootstrapCoverageLabel } from "@/lib/metrics/coverage";
 import { ViewChart } from "./page-view-context";
 import Link from "next/link";
 import { drillDownHref, type Cell } from "@/lib/schemas/drill-down";
@@ -23,6 +24,11 @@ function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs
     );
   const r = m.report;
   const undefinedReason = rankingUndefinedReason(run);
+  // Where the bootstrap's measured coverage is not 95 % at this many positives, the label says so (issue 27).
+  const positives = r.atThreshold.tp + r.atThreshold.fn;
+  const negatives = r.atThreshold.fp + r.atThreshold.tn;
+  const coverage = (interval: "averagePrecision" | "rocAuc") =>
+    r.intervals?.[interval] ? bootstrapCoverageLabel(interval, positives, negatives) : null;
   return (
     <tr data-candidate={c.name}>
       <th scope="row">{c.name}</th>
@@ -36,10 +42,12 @@ function TaskFiguresRow({ candidate: c, runs }: { candidate: PackCandidate; runs
           <td className="num">
             {formatNumber(r.averagePrecision)}
             <small className="block muted">{formatInterval(r.intervals?.averagePrecision)}</small>
+            {coverage("averagePrecision") && <small className="block muted">{coverage("averagePrecision")}</small>}
           </td>
           <td className="num">
             {formatNumber(r.rocAuc)}
             <small className="block muted">{formatInterval(r.intervals?.rocAuc)}</small>
+            {coverage("rocAuc") && <small className="block muted">{coverage("rocAuc")}</small>}
           </td>
         </>
       )}

@@ -22,3 +22,5 @@ export * from "./sort";
 export * from "./summarize";
 export * from "./threshold-rule";
 export * from "./operating-point";
+export * from "./comparison-basis";
+export * from "./coverage";

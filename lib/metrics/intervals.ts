@@ -36,8 +36,50 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return a + (h - lo) * ((sorted[hi] as number) - a);
 }
 
-/** Percentile 95% interval [P2.5, P97.5] of bootstrap replicates (NaN-free). */
-export function percentileInterval(replicates: ArrayLike<number>): Interval {
+/** Percentile interval of bootstrap replicates (NaN-free): [P2.5, P97.5] at the default level 95. */
+export function percentileInterval(replicates: ArrayLike<number>, level = 95): Interval {
   const sorted = Float64Array.from(replicates).sort();
-  return [percentile(sorted, 2.5), percentile(sorted, 97.5)];
+  const tail = (100 - level) / 2;
+  return [percentile(sorted, tail), percentile(sorted, 100 - tail)];
+}
+
+/**
+ * MOVER (method of variance estimates recovery; Zou & Donner 2008, Newcombe 2013) for
+ * a·p₁ + b·p₂ of two independent proportions from their own intervals (Wilson's): each side of
+ * the sum's interval recovers the variance of each term from the distance of the matching end
+ * to its estimate,
+ *   L = θ̂ − √Σ (c_i·p̂_i − min(c_i·l_i, c_i·u_i))²,  U = θ̂ + √Σ (max(c_i·l_i, c_i·u_i) − c_i·p̂_i)².
+ * Unlike joining the intervals' corners (the sum of both ends at once, near 99 % coverage), it
+ * keeps the nominal level (bench:intervals measures it).
+ */
+export function moverSum(terms: readonly { c: number; p: number; interval: Interval }[]): Interval {
+  let estimate = 0;
+  let down = 0;
+  let up = 0;
+  for (const { c, p, interval } of terms) {
+    const ends = [c * interval[0], c * interval[1]];
+    estimate += c * p;
+    down += (c * p - Math.min(...ends)) ** 2;
+    up += (Math.max(...ends) - c * p) ** 2;
+  }
+  return [estimate - Math.sqrt(down), estimate + Math.sqrt(up)];
+}
+
+/**
+ * MOVER-R (Donner & Zou 2012) for the ratio p₁/p₂ of two independent proportions from their
+ * intervals (l₁, u₁), (l₂, u₂):
+ *   L = [p₁p₂ − √((p₁p₂)² − l₁u₂(2p₁ − l₁)(2p₂ − u₂))] / [u₂(2p₂ − u₂)],
+ *   U = [p₁p₂ + √((p₁p₂)² − u₁l₂(2p₁ − u₁)(2p₂ − l₂))] / [l₂(2p₂ − l₂)];
+ * an end whose denominator is not positive is unbounded (0 or +∞). Needs p₂ > 0.
+ */
+export function moverRatio(p1: number, i1: Interval, p2: number, i2: Interval): Interval {
+  const [l1, u1] = i1;
+  const [l2, u2] = i2;
+  const pp = p1 * p2;
+  const lowDen = u2 * (2 * p2 - u2);
+  const highDen = l2 * (2 * p2 - l2);
+  const root = (x: number) => Math.sqrt(Math.max(0, x));
+  const low = lowDen > 0 ? (pp - root(pp * pp - l1 * u2 * (2 * p1 - l1) * (2 * p2 - u2))) / lowDen : 0;
+  const high = highDen > 0 ? (pp + root(pp * pp - u1 * l2 * (2 * p1 - u1) * (2 * p2 - l2))) / highDen : Infinity;
+  return [Math.max(0, low), high];
 }

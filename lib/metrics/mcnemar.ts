@@ -1,3 +1,4 @@
+import { predictionsAtThreshold } from "./comparison-basis";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
 
 export interface McNemarResult {
@@ -48,12 +49,26 @@ export function mcnemarAtThresholds(
 ): McNemarResult {
   checkBinaryInput(labels, scoresA);
   checkBinaryInput(labels, scoresB);
+  return mcnemarOfPredictions(
+    labels,
+    predictionsAtThreshold(scoresA, thresholdA),
+    predictionsAtThreshold(scoresB, thresholdB),
+  );
+}
+
+/**
+ * McNemar on the errors of two candidates' predictions (1 = positive) on the same items — the
+ * predictions their verdict figures count (`basisPredictions`: held out under a choosing rule).
+ */
+export function mcnemarOfPredictions(labels: Labels, predictedA: Uint8Array, predictedB: Uint8Array): McNemarResult {
+  if (predictedA.length !== labels.length || predictedB.length !== labels.length)
+    throw new RangeError("labels and predictions differ in length");
   let b = 0;
   let c = 0;
   for (let i = 0; i < labels.length; i++) {
-    const y = labels[i] === 1;
-    const aRight = (scoresA[i] as number) >= thresholdA === y;
-    const bRight = (scoresB[i] as number) >= thresholdB === y;
+    const y = labels[i] as number;
+    const aRight = predictedA[i] === y;
+    const bRight = predictedB[i] === y;
     if (aRight && !bRight) b++;
     else if (bRight && !aRight) c++;
   }

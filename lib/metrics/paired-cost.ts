@@ -1,6 +1,7 @@
 import { percentileInterval, type Interval } from "./intervals";
 import { fillUniformIndices, replicateSeed, Xoshiro128 } from "./random";
 import { defined, REASONS, undefinedBecause, type Maybe } from "./result";
+import { predictionsAtThreshold } from "./comparison-basis";
 import { checkBinaryInput, type Labels, type Scores } from "./validate";
 
 export interface PairedCostOptions {
@@ -23,12 +24,7 @@ export interface PairedCostDifference {
 /**
  * The difference in expected cost per 1,000 items at prevalence π (SPEC §4) between two
  * candidates scored on the same items, each at its own operating threshold (predicted positive ⇔
- * s ≥ t):
- *   Δ = 1000·(π·C_FN·(FN_A − FN_B)/P + (1−π)·C_FP·(FP_A − FP_B)/N).
- * Its interval is a paired, stratified bootstrap: positives and negatives are resampled
- * separately (class counts kept) and both candidates are judged on the same resample. Δ only
- * needs, per item, whether A errs and B does not or the reverse, so a replicate sums those
- * differences over the drawn items.
+ * s ≥ t). See {@link pairedCostDifferenceOfPredictions}.
  */
 export function pairedCostDifference(
   labels: Labels,
@@ -40,12 +36,38 @@ export function pairedCostDifference(
 ): Maybe<PairedCostDifference> {
   checkBinaryInput(labels, scoresA);
   checkBinaryInput(labels, scoresB);
+  return pairedCostDifferenceOfPredictions(
+    labels,
+    predictionsAtThreshold(scoresA, thresholdA),
+    predictionsAtThreshold(scoresB, thresholdB),
+    options,
+  );
+}
+
+/**
+ * The difference in expected cost per 1,000 items at π between two candidates' predictions
+ * (1 = positive) on the same items — the predictions their verdict figures count
+ * (`basisPredictions`: held out under a choosing rule, so Δ is exactly the difference of the
+ * costs the ranking uses):
+ *   Δ = 1000·(π·C_FN·(FN_A − FN_B)/P + (1−π)·C_FP·(FP_A − FP_B)/N).
+ * Its interval is a paired, stratified bootstrap: positives and negatives are resampled
+ * separately (class counts kept) and both candidates are judged on the same resample. Δ only
+ * needs, per item, whether A errs and B does not or the reverse, so a replicate sums those
+ * differences over the drawn items.
+ */
+export function pairedCostDifferenceOfPredictions(
+  labels: Labels,
+  predictedA: Uint8Array,
+  predictedB: Uint8Array,
+  options: PairedCostOptions,
+): Maybe<PairedCostDifference> {
+  if (predictedA.length !== labels.length || predictedB.length !== labels.length)
+    throw new RangeError("labels and predictions differ in length");
   const positives: number[] = [];
   const negatives: number[] = [];
   for (let i = 0; i < labels.length; i++) {
-    const errA = labels[i] ? (scoresA[i] as number) < thresholdA : (scoresA[i] as number) >= thresholdA;
-    const errB = labels[i] ? (scoresB[i] as number) < thresholdB : (scoresB[i] as number) >= thresholdB;
-    (labels[i] ? positives : negatives).push(Number(errA) - Number(errB));
+    const y = labels[i] as number;
+    (y === 1 ? positives : negatives).push(Number(predictedA[i] !== y) - Number(predictedB[i] !== y));
   }
   const P = positives.length;
   const N = negatives.length;

@@ -1,5 +1,6 @@
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import type { OperatingFigures } from "@/lib/metrics/operating-point";
+import { bootstrapCoverageLabel } from "@/lib/metrics/coverage";
 import type { OperatingRuleKind } from "@/lib/metrics/threshold-rule";
 import type { PackCandidate, PackRun } from "./pack-data";
 
@@ -17,8 +18,12 @@ export interface OperatingPointRow {
   /** How the threshold was chosen, or why the rule does not apply. */
   how: string;
   thresholdInterval: readonly [number, number] | null;
+  /** What the threshold interval's coverage is (issue 27); "95 %" for runs computed before it said. */
+  thresholdIntervalCoverage: string | null;
   inSample: OperatingFigures | null;
   heldOut: OperatingFigures | null;
+  /** Where the held-out recall or cost interval's measured coverage is not 95 % at this many positives, what it is. */
+  heldOutCoverage: string | null;
   meetsFloors: boolean | null;
   shortfall: { recall: number | null; precision: number | null } | null;
 }
@@ -38,8 +43,10 @@ export function operatingPointRows(
       ruleLabel: OPERATING_RULE_LABELS[rule],
       threshold: m?.parameters.threshold ?? null,
       thresholdInterval: null,
+      thresholdIntervalCoverage: null,
       inSample: null,
       heldOut: null,
+      heldOutCoverage: null,
       meetsFloors: null,
       shortfall: null,
     };
@@ -65,10 +72,26 @@ export function operatingPointRows(
       threshold: op.threshold,
       how: op.meetsFloors ? how : `${how}; no threshold meets every floor, the closest is shown`,
       thresholdInterval: op.thresholdInterval,
+      thresholdIntervalCoverage: op.thresholdIntervalCoverage ?? "95 %",
       inSample: op.inSample,
       heldOut: op.heldOut,
+      heldOutCoverage: heldOutCoverage(op.heldOut),
       meetsFloors: op.meetsFloors,
       shortfall: op.shortfall,
     };
   });
+}
+
+/** "held-out recall interval ≈ 92 % coverage at this many positives; …", or null where both are nominal (issue 27). */
+function heldOutCoverage(f: OperatingFigures): string | null {
+  const parts = (
+    [
+      ["recall", "heldOutRecall"],
+      ["cost", "heldOutCost"],
+    ] as const
+  ).flatMap(([name, key]) => {
+    const label = bootstrapCoverageLabel(key, f.positives, f.negatives);
+    return label ? [`held-out ${name} interval: ${label}`] : [];
+  });
+  return parts.length > 0 ? parts.join("; ") : null;
 }

@@ -129,10 +129,10 @@ export interface PackComparison {
   /** AP(A) − AP(B) on the same items. */
   deltaAp: number | null;
   deltaApInterval: [number, number] | null;
-  /** Expected cost per 1,000 items at π, A − B (each at its operating threshold), and its paired bootstrap interval. */
+  /** Expected cost per 1,000 items at π, A − B, on the predictions the verdict counts (held out under a choosing rule: exactly the difference of the costs the ranking uses), and its paired bootstrap interval. */
   deltaCostPer1k?: number | null;
   deltaCostInterval?: [number, number] | null;
-  /** Exact McNemar test on their errors at their operating thresholds. */
+  /** Exact McNemar test on their errors, on the same predictions as the cost difference. */
   onlyACorrect: number;
   onlyBCorrect: number;
   mcnemarP: number | null;

@@ -275,6 +275,19 @@ export async function updateCandidate(
   request: RequestInfo = {},
   decisionId?: string,
 ) {
+  return (await editCandidate(actor, input, request, decisionId)).candidate;
+}
+
+/**
+ * {@link updateCandidate}, answering also with the runs queued for recomputation (`recomputing`,
+ * the run ids: poll …/runs/<runId>), as a change of the decision's parameters answers.
+ */
+export async function editCandidate(
+  actor: Actor,
+  input: CandidateInput,
+  request: RequestInfo = {},
+  decisionId?: string,
+) {
   if (!can(actor, "decision.edit")) throw forbiddenError();
   const prisma = await db();
   const result = await prisma.$transaction(async (tx) => {
@@ -331,5 +344,5 @@ export async function updateCandidate(
     return { candidate: after, recomputing };
   });
   await enqueueRecompute(await database(), result.recomputing);
-  return result.candidate;
+  return result;
 }

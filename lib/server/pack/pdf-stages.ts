@@ -15,6 +15,7 @@ import {
 } from "@/lib/pack/charts/stress-charts";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { runFigures } from "@/lib/pack/operating-figures";
+import { bootstrapCoverageLabel, type BootstrapInterval } from "@/lib/metrics/coverage";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
 import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
 import {
@@ -120,6 +121,20 @@ function stageResemblances(data: PackExport["evidence"], stage: Stage) {
 }
 
 /** Stage 3: the task accuracy table, PR curves and reliability. */
+/** " (≈ 89 % coverage at this many positives)" where the bootstrap's measured coverage is not 95 % (issue 27). */
+function coverageNote(
+  r: {
+    atThreshold: { tp: number; fp: number; tn: number; fn: number };
+    intervals?: Partial<Record<BootstrapInterval, unknown>>;
+  },
+  interval: BootstrapInterval,
+): string {
+  if (!r.intervals?.[interval]) return "";
+  const a = r.atThreshold;
+  const label = bootstrapCoverageLabel(interval, a.tp + a.fn, a.fp + a.tn);
+  return label ? ` (${label})` : "";
+}
+
 function taskAccuracyStage({ w, pack, styles }: PdfContext): void {
   const data = pack.evidence;
   const ds = data.runs.find((r) => r.dataset)?.dataset;
@@ -144,8 +159,8 @@ function taskAccuracyStage({ w, pack, styles }: PdfContext): void {
       const a = r.atThreshold;
       return [
         c.name,
-        `${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}`,
-        `${formatNumber(r.rocAuc)} ${formatInterval(r.intervals?.rocAuc)}`,
+        `${formatNumber(r.averagePrecision)} ${formatInterval(r.intervals?.averagePrecision)}${coverageNote(r, "averagePrecision")}`,
+        `${formatNumber(r.rocAuc)} ${formatInterval(r.intervals?.rocAuc)}${coverageNote(r, "rocAuc")}`,
         formatThreshold(a.threshold),
         formatNumber(a.precision),
         formatNumber(a.recall),
@@ -307,7 +322,7 @@ function operatingPointsTable(w: Writer, pack: PackExport, currency: string): vo
     ],
     rows.map((r) => [
       r.name,
-      `${formatThreshold(r.threshold)} ${formatThresholdInterval(r.thresholdInterval)}`,
+      `${formatThreshold(r.threshold)} ${formatThresholdInterval(r.thresholdInterval)}${r.thresholdInterval && r.thresholdIntervalCoverage && r.thresholdIntervalCoverage !== "95 %" ? ` (${r.thresholdIntervalCoverage})` : ""}`,
       `${r.how}${r.shortfall?.recall != null ? `; misses the recall floor by ${formatNumber(r.shortfall.recall)}` : ""}${r.shortfall?.precision != null ? `; misses the precision floor by ${formatNumber(r.shortfall.precision)}` : ""}`,
       `${formatNumber(r.inSample?.recall)} / ${formatNumber(r.heldOut?.recall)} ${formatInterval(r.heldOut?.recallInterval)}`,
       `${formatNumber(r.inSample?.precision)} / ${formatNumber(r.heldOut?.precision)}`,

@@ -4,11 +4,12 @@ import { database, db } from "../db";
 import { setEvaluationDatasetVersion, updateDecisionParameters } from "../decisions/decisions";
 import { comparisonsStale } from "./comparison-state";
 import { computeEvalRun } from "./eval-runs";
-import { getPackComparisons, getPackRuns } from "../pack/get-pack";
+import { getPackComparisons, getPackModel, getPackRuns } from "../pack/get-pack";
 import { drainInlineJobs } from "./queue";
 import { holdInlineJobs } from "./queue.test-helpers";
 import { computedMetrics } from "@/test/metrics-fixtures";
 import { makeActor, makeDecision, unique } from "@/test/factories";
+import { Xoshiro128, type OperatingPoint } from "@/lib/metrics";
 
 // Recomputation jobs run in this process, so the test can wait for them (drainInlineJobs).
 process.env.VERDICT_JOBS = "inline";
@@ -143,4 +144,97 @@ describe("paired comparisons", () => {
     expect(await prisma.runComparison.count({ where: { decisionId } })).toBe(0);
     expect(await comparisonsStale(prisma, decisionId)).toBe(false);
   });
+});
+
+const gaussian = (rng: Xoshiro128) =>
+  Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
+
+/**
+ * A decision whose rule chooses the threshold (COST_OPTIMAL), with four candidates of binormal
+ * scores (separations `mus`) on one dataset version of `n` items, 10 % positives, three slices.
+ */
+async function seedRuleDecision(seed: number, mus: number[], n = 600) {
+  const analyst = await makeActor(["ANALYST"]);
+  const { id: decisionId } = await makeDecision(analyst);
+  const prisma = await db();
+  await prisma.decision.update({
+    where: { id: decisionId },
+    data: { operatingRule: "COST_OPTIMAL", prevalence: 0.02, costFn: 50, costFp: 1, recallFloor: 0 },
+  });
+  const dataset = await prisma.dataset.create({ data: { decisionId, name: unique("ds") }, select: { id: true } });
+  const itemLabels = Array.from({ length: n }, (_, i) => i % 10 === 0);
+  const version = await prisma.datasetVersion.create({
+    data: { datasetId: dataset.id, version: 1, itemCount: n, positiveCount: n / 10 },
+    select: { id: true },
+  });
+  await prisma.decision.update({ where: { id: decisionId }, data: { evaluationDatasetVersionId: version.id } });
+  const itemId = (i: number) => `item-${String(i).padStart(4, "0")}`;
+  await prisma.datasetItem.createMany({
+    data: itemLabels.map((label, i) => ({
+      datasetVersionId: version.id,
+      itemId: itemId(i),
+      label,
+      slice: ["short", "long", null][i % 3] ?? null,
+    })),
+  });
+  const rng = new Xoshiro128(seed);
+  for (const mu of mus) {
+    const candidate = await prisma.candidate.create({
+      data: { decisionId, name: unique(`mu${mu}`), provider: "p" },
+      select: { id: true },
+    });
+    const run = await prisma.evalRun.create({
+      data: { decisionId, candidateId: candidate.id, datasetVersionId: version.id },
+      select: { id: true },
+    });
+    await prisma.prediction.createMany({
+      data: itemLabels.map((label, i) => ({
+        evalRunId: run.id,
+        itemId: itemId(i),
+        score: gaussian(rng) + (label ? mu : 0),
+      })),
+    });
+    await computeEvalRun(await database(), run.id);
+  }
+  return { analyst, decisionId };
+}
+
+describe("paired comparisons under a rule that chooses the threshold (issue 27: one basis)", () => {
+  it("count the held-out predictions the gates and the ranking use, so the table and the ranking never disagree beyond noise", async () => {
+    let significantPairs = 0;
+    for (const [seed, mus] of [
+      [1, [0.8, 1.6, 2.4, 2.5]],
+      [2, [1.2, 1.3, 2.0, 3.0]],
+    ] as const) {
+      const { analyst, decisionId } = await seedRuleDecision(seed, [...mus]);
+      expect(await computeComparisons(await database(), decisionId)).toBe(6);
+      const model = await getPackModel(analyst, decisionId);
+      const op = (id: string) =>
+        model.runs.find((r) => r.candidateId === id)!.metrics!.operatingPoint as OperatingPoint;
+      const errorCost = (id: string) => model.results.totalCostPer1k.find((t) => t.candidateId === id)!.errorCostPer1k!;
+      const costRank = model.results.rankComparison.rankings.find((r) => r.key === "expected-cost")!.ranks;
+      expect(model.comparisons).toHaveLength(6);
+      for (const c of model.comparisons) {
+        const [a, b] = [op(c.candidateAId), op(c.candidateBId)];
+        expect([a.method, b.method]).toEqual(["cross-fitted", "cross-fitted"]);
+        // Δcost is the difference of the held-out costs the ranking orders by, not of in-sample ones.
+        expect(c.deltaCostPer1k).toBeCloseTo(errorCost(c.candidateAId) - errorCost(c.candidateBId), 9);
+        expect(errorCost(c.candidateAId)).toBe(a.heldOut.expectedCostPer1k);
+        // McNemar's discordant counts on the same held-out predictions: errors(B) − errors(A).
+        const errors = (o: OperatingPoint) => o.heldOut.positives - o.heldOut.tp + o.heldOut.fp;
+        expect(c.onlyACorrect - c.onlyBCorrect).toBe(errors(b) - errors(a));
+        const [low, high] = c.deltaCostInterval!;
+        expect(low).toBeLessThanOrEqual(c.deltaCostPer1k!);
+        expect(high).toBeGreaterThanOrEqual(c.deltaCostPer1k!);
+        if (high < 0 || low > 0) {
+          significantPairs++;
+          const [cheaper, dearer] = high < 0 ? [c.candidateAId, c.candidateBId] : [c.candidateBId, c.candidateAId];
+          expect(costRank[cheaper]!).toBeLessThan(costRank[dearer]!);
+        }
+      }
+      // The oriented table (best against each other) agrees with the recommendation.
+      for (const s of model.results.significance) if (s.costSignificant) expect(s.deltaCostPer1k!).toBeLessThan(0);
+    }
+    expect(significantPairs).toBeGreaterThan(3);
+  }, 120_000);
 });
