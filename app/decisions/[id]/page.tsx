@@ -74,20 +74,7 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
               This decision is archived: it is kept with its evidence and signatures, and is read-only.
             </p>
           )}
-          {computing > 0 && (
-            <p className="message-warn" role="status" data-recomputing>
-              Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for
-              the current parameters. Figures below may be missing or stale until then, and the decision cannot be
-              submitted. Reload to see them.
-            </p>
-          )}
-          {computing === 0 && pairsStale && (
-            <p className="message-warn" role="status" data-recomputing="comparisons">
-              Recomputing: the paired comparisons between candidates are being computed for the current runs and
-              parameters. Their significance figures may be missing or stale until then, and the decision cannot be
-              submitted. Reload to see them.
-            </p>
-          )}
+          <RecomputingNotes computing={computing} pairsStale={pairsStale} />
           <nav aria-label="Decision" className="pack-actions no-print">
             <Link href={`${base}/uploads`}>Evidence uploads</Link>
             <Link href={`${base}/review`}>Review &amp; sign-off</Link>
@@ -150,5 +137,25 @@ export default async function DecisionPage({ params }: { params: Promise<{ id: s
         </article>
       </PageViewProvider>
     </WhatIfProvider>
+  );
+}
+
+/** What is being recomputed and what that means for the figures and for submission. */
+function RecomputingNotes({ computing, pairsStale }: { computing: number; pairsStale: boolean }) {
+  if (computing > 0)
+    return (
+      <p className="message-warn" role="status" data-recomputing>
+        Recomputing: the metrics of {computing} eval run{computing === 1 ? " are" : "s are"} being computed for the
+        current parameters. Figures below may be missing or stale until then, and the decision cannot be submitted.
+        Reload to see them.
+      </p>
+    );
+  if (!pairsStale) return null;
+  return (
+    <p className="message-warn" role="status" data-recomputing="comparisons">
+      Recomputing: the paired comparisons between candidates are being computed for the current runs and parameters.
+      Their significance figures may be missing or stale until then, and the decision cannot be submitted. Reload to see
+      them.
+    </p>
   );
 }
