@@ -179,6 +179,10 @@ async function loadToolRun(
   await lockImportKey(tx, `${decisionId}:PREDICTIONS:${sha256}`);
   if (await findImportedToolRun(tx.query, upload.key)) return null;
   await createStaging(tx);
+  // The checks join the staged items (no statistics yet) to the dataset: hash joins, never a
+  // nested loop over both (the same choice as the predictions upload's join check, predictions.ts).
+  await tx.query(`SET LOCAL work_mem = '256MB'`);
+  await tx.query(`SET LOCAL enable_nestloop = off`);
   const staged = await stageItems(tx, readEvents(upload.main, upload.chosen), {
     mapping: upload.mapping,
     positionIds,
@@ -235,7 +239,7 @@ async function recordToolRun(
     const read = await readJoinedColumns(tx, runId, datasetVersionId, version.itemCount, EXAMPLES);
     joined = read.columns;
     missingExamples = read.missingExamples;
-  } else missingExamples = await listMissing(tx, runId, datasetVersionId);
+  } else missingExamples = rowCount < version.itemCount ? await listMissing(tx, runId, datasetVersionId) : [];
   const missingCount = version.itemCount - rowCount;
   const report = { missingCount, missingExamples, unknownCount: 0, duplicateCount: 0 };
   const importId = await insertImport((sql, ...params) => tx.query(sql, params), {
