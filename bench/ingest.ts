@@ -31,6 +31,7 @@ import path from "node:path";
 import pg from "pg";
 import { dropDatabase, recreateDatabase } from "../test/database.ts";
 import { psql as psqlOn, setupDecision } from "./decision-setup.ts";
+import { itemId as id, rng } from "./tool-files.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SMOKE = process.argv.includes("--smoke");
@@ -48,19 +49,6 @@ const READY_ROWS = Number(process.env.BENCH_READY_ROWS ?? SIZES[0]);
 const INGEST_TARGET = 0.8;
 const READY_TARGET = 2;
 const RSS_TARGET = 300e6;
-
-const id = (i: number) => `item-${i.toString().padStart(9, "0")}`;
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function writeLines(file: string, header: string, n: number, line: (i: number) => string) {
   if (existsSync(file)) return;
