@@ -11,6 +11,7 @@ import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } fro
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
+import { enrolmentAtSigning } from "../identity/enrolment";
 
 export interface SignInput {
   meaning: SignatureMeaning;
@@ -158,6 +159,7 @@ async function recordSignature(
       signerId: actor.id,
       printedName: signer.name,
       signerEmail: signer.email,
+      ...(await enrolmentAtSigning(tx, actor.id)),
       meaning: input.meaning,
       candidateId,
       reason,
