@@ -122,15 +122,19 @@ export async function awaitingConfirmation(tx: Tx, userId: string): Promise<stri
   );
 }
 
-/** What a signature records of its signer's enrolment: the granter's and the confirmer's printed names. */
+/**
+ * What a signature records of its signer's enrolment: the granter's and the confirmer's printed
+ * names (one query: it runs inside the signing transaction, under the decision's lock).
+ */
 export async function enrolmentAtSigning(tx: Tx, userId: string) {
-  const user = await tx.user.findUniqueOrThrow({
-    where: { id: userId },
-    select: { signerGrantedById: true, signerConfirmedById: true, signerConfirmedAt: true },
-  });
-  if (!user.signerConfirmedAt) return { enrolledBy: null, confirmedBy: null };
-  return {
-    enrolledBy: await printed(tx, user.signerGrantedById),
-    confirmedBy: await printed(tx, user.signerConfirmedById),
-  };
+  const [row] = await tx.$queryRaw<
+    { confirmedAt: Date | null; grantedBy: string | null; confirmedBy: string | null }[]
+  >`
+    SELECT u."signerConfirmedAt" AS "confirmedAt", g.name AS "grantedBy", c.name AS "confirmedBy"
+      FROM "User" u
+      LEFT JOIN "User" g ON g.id = u."signerGrantedById"
+      LEFT JOIN "User" c ON c.id = u."signerConfirmedById"
+     WHERE u.id = ${userId}`;
+  if (!row?.confirmedAt) return { enrolledBy: null, confirmedBy: null };
+  return { enrolledBy: row.grantedBy ?? OPERATOR_LABEL, confirmedBy: row.confirmedBy ?? OPERATOR_LABEL };
 }

@@ -52,16 +52,20 @@ export async function signingRefusal(
 ): Promise<string | null> {
   if (request.via === "token")
     return "Signatures are made only in an interactive session: sign in the browser and sign there. API tokens cannot sign.";
-  const unconfirmed = await awaitingConfirmation(tx, actor.id);
-  if (unconfirmed) return unconfirmed;
-  if (!revision) return null;
+  if (!revision) return awaitingConfirmation(tx, actor.id);
 
   const frozen = `revision ${revision.number} was frozen (${revision.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
-  const user = await tx.user.findUnique({ where: { id: actor.id }, select: { createdAt: true, approverSince: true } });
+  const user = await tx.user.findUnique({
+    where: { id: actor.id },
+    select: { createdAt: true, approverSince: true, signerConfirmedAt: true },
+  });
   if (!user || user.createdAt > revision.createdAt)
     return `Your account was created after ${frozen}, so you cannot sign it.`;
   if (meaning !== "REVIEW" && (user.approverSince ?? user.createdAt) > revision.createdAt)
     return `You became an approver after ${frozen}, so you cannot approve or reject it.`;
+  // After the clock: a late grant is refused for good, an unconfirmed one only until confirmed.
+  const unconfirmed = user.signerConfirmedAt ? null : await awaitingConfirmation(tx, actor.id);
+  if (unconfirmed) return unconfirmed;
 
   const own = await tx.import.findFirst({
     where: {

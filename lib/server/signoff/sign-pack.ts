@@ -90,7 +90,9 @@ async function refuseBeforePassword(
       select: { number: true, createdAt: true },
     });
     return signingRefusal(tx, { actor, decisionId, revision: latest, meaning, request });
-  });
+    // Waits for a pooled connection like the signing transaction (SIGNOFF_TX): under a burst of
+    // signers the default 2 s maxWait answered P2028, a 500, to a signer who had done nothing wrong.
+  }, SIGNOFF_TX);
   if (refusedEarly) throw forbiddenError(refusedEarly);
 
   const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
