@@ -60,7 +60,7 @@ export default defineConfig([
   // lib/metrics, lib/pack, lib/ingest and lib/harness are pure: data in, data out. Their tests
   // may read fixture files; the harness's network client (its folder network/) is the one place
   // where the harness talks to an endpoint.
-  ...pureFolders(["lib/metrics", "lib/pack", "lib/ingest", "lib/harness"], ["lib/harness/network/**"]),
+  ...pureFolders(["lib/metrics", "lib/pack", "lib/ingest", "lib/harness", "lib/identity"], ["lib/harness/network/**"]),
   {
     files: ["components/**/*.tsx", "components/**/*.ts"],
     rules: {

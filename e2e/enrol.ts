@@ -8,6 +8,9 @@ import { e2eMailDir, invitationLinkIn, mailsTo } from "../test/smtp-sink";
  * the invitation mail reaches the e2e server's SMTP sink (scripts/e2e-*-server.ts write every
  * mail into e2eMailDir(port)), and the person opens the link in a browser of their own and
  * chooses their password. THE ONE PLACE the specs enrol users; no spec creates users with passwords.
+ * An admin, approver or reviewer role then awaits a second person's confirmation (four-eyes
+ * enrolment, lib/auth/enrolment.ts): unless a spec asks for `{ confirm: false }` (to test that
+ * step itself), the operator confirms it with `verdict user confirm`, as on a fresh install.
  */
 export interface Person {
   name: string;
@@ -20,8 +23,33 @@ export interface Person {
 const ROOT = path.resolve(import.meta.dirname, "..");
 const mailDir = () => e2eMailDir(new URL(test.info().project.use.baseURL!).port);
 
+const FOUR_EYES = ["ADMIN", "APPROVER", "REVIEWER"];
+
+/** The database of the server this test's project runs against (the production projects have their own). */
+function projectDatabaseUrl(): string {
+  return test.info().project.name.startsWith("production")
+    ? (process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production")
+    : (process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e");
+}
+
+/** The operator confirms the person's granted role (`verdict user confirm`), when it needs confirming. */
+export function confirmByOperator(person: Pick<Person, "email" | "roles">, databaseUrl = projectDatabaseUrl()): void {
+  if (!person.roles.some((role) => FOUR_EYES.includes(role))) return;
+  const out = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin/verdict.mjs"), "user", "confirm", "--email", person.email],
+    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" },
+  );
+  expect(out.status, out.stderr).toBe(0);
+}
+
 /** The admin (signed in on `admin`) invites `person`; the person accepts in their own browser context. */
-export async function enrolByInvitation(admin: Page, browser: Browser, person: Person): Promise<void> {
+export async function enrolByInvitation(
+  admin: Page,
+  browser: Browser,
+  person: Person,
+  { confirm = true }: { confirm?: boolean } = {},
+): Promise<void> {
   await admin.goto("/admin/users");
   const form = admin.locator("form", { has: admin.getByRole("button", { name: "Send invitation" }) });
   await form.getByLabel("Printed name").fill(person.name);
@@ -32,6 +60,7 @@ export async function enrolByInvitation(admin: Page, browser: Browser, person: P
   // The admin never sees the link.
   expect(await admin.content()).not.toContain("vdi_");
   await acceptInvitationFromMail(browser, person.email, person.password);
+  if (confirm) confirmByOperator(person);
 }
 
 /** The newest invitation link mailed to `email`, once the mail has arrived. */
@@ -105,4 +134,5 @@ export async function enrolByOperator(baseURL: string, databaseUrl: string, pers
   } finally {
     await http.dispose();
   }
+  confirmByOperator(person, databaseUrl);
 }

@@ -7,8 +7,8 @@ import pg from "pg";
  */
 export const e2eDatabaseUrl = () => process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e";
 
-async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+async function withClient<T>(fn: (client: pg.Client) => Promise<T>, databaseUrl = e2eDatabaseUrl()): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     return await fn(client);
@@ -17,36 +17,47 @@ async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-export function cloneDemoDecision(id: string, title: string) {
+/**
+ * `from` copies another complete decision instead (the production specs copy the journey's) into
+ * another database, created by another analyst.
+ */
+export function cloneDemoDecision(
+  id: string,
+  title: string,
+  from: { decisionId?: string; databaseUrl?: string; createdById?: string } = {},
+) {
+  const source = from.decisionId ?? "demo-moderation";
+  if (!/^[\w-]+$/.test(source)) throw new Error(`not a decision id: ${source}`);
+  const createdBy = from.createdById ? `, 'createdById', '${from.createdById.replace(/'/g, "")}'::text` : "";
   return withClient(async (c) => {
     await c.query("BEGIN");
     const patch = (extra: string) => `to_jsonb(x) || ${extra}`;
     await c.query(
-      `INSERT INTO "Decision" SELECT (jsonb_populate_record(NULL::"Decision", ${patch(`jsonb_build_object('id', $1::text, 'title', $2::text, 'status', 'DRAFT', 'createdAt', now(), 'updatedAt', now())`)})).* FROM "Decision" x WHERE id = 'demo-moderation'`,
+      `INSERT INTO "Decision" SELECT (jsonb_populate_record(NULL::"Decision", ${patch(`jsonb_build_object('id', $1::text, 'title', $2::text, 'status', 'DRAFT', 'createdAt', now(), 'updatedAt', now()${createdBy})`)})).* FROM "Decision" x WHERE id = '${source}'`,
       [id, title],
     );
     await c.query(
-      `INSERT INTO "Candidate" SELECT (jsonb_populate_record(NULL::"Candidate", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "Candidate" x WHERE "decisionId" = 'demo-moderation'`,
+      `INSERT INTO "Candidate" SELECT (jsonb_populate_record(NULL::"Candidate", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "Candidate" x WHERE "decisionId" = '${source}'`,
       [id],
     );
     await c.query(
-      `INSERT INTO "EvalRun" SELECT (jsonb_populate_record(NULL::"EvalRun", ${patch(`jsonb_build_object('id', nextval(pg_get_serial_sequence('"EvalRun"', 'id')), 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "EvalRun" x WHERE "decisionId" = 'demo-moderation' AND status = 'DONE'`,
+      `INSERT INTO "EvalRun" SELECT (jsonb_populate_record(NULL::"EvalRun", ${patch(`jsonb_build_object('id', nextval(pg_get_serial_sequence('"EvalRun"', 'id')), 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "EvalRun" x WHERE "decisionId" = '${source}' AND status = 'DONE'`,
       [id],
     );
     await c.query(
-      `INSERT INTO "LeaderboardScore" SELECT (jsonb_populate_record(NULL::"LeaderboardScore", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "LeaderboardScore" x WHERE "decisionId" = 'demo-moderation' AND "candidateId" IS NOT NULL`,
+      `INSERT INTO "LeaderboardScore" SELECT (jsonb_populate_record(NULL::"LeaderboardScore", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "LeaderboardScore" x WHERE "decisionId" = '${source}' AND "candidateId" IS NOT NULL`,
       [id],
     );
     await c.query(
-      `INSERT INTO "SuiteResemblance" SELECT (jsonb_populate_record(NULL::"SuiteResemblance", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "SuiteResemblance" x WHERE "decisionId" = 'demo-moderation'`,
+      `INSERT INTO "SuiteResemblance" SELECT (jsonb_populate_record(NULL::"SuiteResemblance", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text)`)})).* FROM "SuiteResemblance" x WHERE "decisionId" = '${source}'`,
       [id],
     );
     await c.query(
-      `INSERT INTO "ServingBenchmark" SELECT (jsonb_populate_record(NULL::"ServingBenchmark", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "ServingBenchmark" x WHERE "decisionId" = 'demo-moderation'`,
+      `INSERT INTO "ServingBenchmark" SELECT (jsonb_populate_record(NULL::"ServingBenchmark", ${patch(`jsonb_build_object('id', $1::text || '-' || x.id, 'decisionId', $1::text, 'candidateId', $1::text || '-' || x."candidateId", 'importId', NULL)`)})).* FROM "ServingBenchmark" x WHERE "decisionId" = '${source}'`,
       [id],
     );
     await c.query("COMMIT");
-  });
+  }, from.databaseUrl);
 }
 
 /** Copies the demo runs' predictions onto a clone's runs, so its metrics can be recomputed. */

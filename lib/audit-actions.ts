@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   "auth.sign_out",
   "user.create",
   "user.update_roles",
+  "user.confirm_signer",
   "user.invite",
   "user.deactivate",
   "user.reactivate",

@@ -26,6 +26,8 @@ export async function makeActor(roles: RoleName[], name?: string): Promise<Actor
         passwordHash: "not-a-real-hash",
         createdAt: ENROLLED_AT(),
         approverSince: roles.includes("APPROVER") ? ENROLLED_AT() : null,
+        // Confirmed by the operator (four-eyes enrolment); tests of the confirmation make their own.
+        signerConfirmedAt: ENROLLED_AT(),
       },
       select: { id: true, email: true, name: true },
     });

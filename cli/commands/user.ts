@@ -4,11 +4,13 @@ import { database } from "../../lib/server/db.ts";
 import { env } from "../../lib/env.ts";
 import { createUserAsOperator, setUserActive, userIdByEmail } from "../../lib/server/identity/users.ts";
 import { inviteUserAsOperator } from "../../lib/server/identity/invitations.ts";
+import { confirmSigner } from "../../lib/server/identity/enrolment.ts";
 
 export const HELP = `usage: verdict user create --email EMAIL --name "PRINTED NAME" --roles ADMIN[,ANALYST,…]
        verdict user invite --email EMAIL --name "PRINTED NAME" --roles APPROVER[,…]
        verdict user deactivate --email EMAIL
        verdict user reactivate --email EMAIL
+       verdict user confirm --email EMAIL
 
 Operator commands against the configured database (DATABASE_URL, or the embedded one).
 
@@ -19,7 +21,12 @@ invite      Enrols a user by a one-time link, valid 72 hours, printed here (the 
             their password on it). Links start with VERDICT_PUBLIC_URL (or AUTH_URL). Admins
             invite on the admin page, where the link goes by mail.
 deactivate  Ends the user's access at once: sessions and API tokens are revoked.
-reactivate  Restores sign-in (old sessions and tokens stay revoked).
+reactivate  Restores sign-in (old sessions and tokens stay revoked); admin, approver and reviewer
+            roles then await confirmation again.
+confirm     Confirms, as the operator, the admin, approver or reviewer role someone granted the user
+            (four-eyes enrolment): until a second person confirms it — another admin or a confirmed
+            approver in the app, or the operator here — the account cannot sign. On a fresh install
+            with one admin, this is how its first signers are confirmed.
 All are audited (no actor: the operator).`;
 
 async function readPassword(): Promise<string> {
@@ -39,7 +46,7 @@ const rolesOf = (value: string | undefined) =>
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== "create" && sub !== "invite" && sub !== "deactivate" && sub !== "reactivate") {
+  if (!["create", "invite", "deactivate", "reactivate", "confirm"].includes(sub ?? "")) {
     process.stdout.write(HELP + "\n");
     return sub === "--help" || sub === "-h" ? 0 : 2;
   }
@@ -80,6 +87,9 @@ export async function run(argv: string[]): Promise<number> {
       );
       if (!hasBase)
         process.stdout.write("(VERDICT_PUBLIC_URL is not set: prefix the link with this server's address.)\n");
+    } else if (sub === "confirm") {
+      const user = await confirmSigner({ operator: true }, await userIdByEmail(values.email!));
+      process.stdout.write(`Confirmed ${user.name}'s enrolment (granted by ${user.grantedBy}).\n`);
     } else {
       const user = await setUserActive({ operator: true }, await userIdByEmail(values.email!), sub === "reactivate");
       process.stdout.write(

@@ -65,3 +65,25 @@ export function UserActiveForm({
     </form>
   );
 }
+
+/** Four-eyes enrolment: a second person confirms the role someone else granted. */
+export function ConfirmSignerForm({
+  userId,
+  name,
+  action,
+}: {
+  userId: string;
+  name: string;
+  action: (state: ActionState, data: FormData) => Promise<ActionState>;
+}) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} aria-label={`Enrolment of ${name}`} style={{ display: "inline-flex", gap: 8 }}>
+      <input type="hidden" name="userId" value={userId} />
+      <button type="submit" className="secondary" disabled={pending}>
+        Confirm {name}
+      </button>
+      <FormMessage state={state} />
+    </form>
+  );
+}

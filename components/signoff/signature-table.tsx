@@ -1,4 +1,5 @@
 import { formatThreshold, formatUtc } from "@/lib/format";
+import { enrolmentLine } from "@/lib/auth/enrolment";
 import { HASH, MEANING_LABEL, type SignatureView } from "./types";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
@@ -34,6 +35,11 @@ export function SignatureTable({ signatures }: { signatures: SignatureView[] }) 
                 {s.signerEmail && (
                   <small style={{ display: "block" }} data-testid="signer-email">
                     {s.signerEmail}
+                  </small>
+                )}
+                {s.confirmedBy && (
+                  <small style={{ display: "block" }} data-testid="signer-enrolment">
+                    {enrolmentLine({ enrolledBy: s.enrolledBy ?? null, confirmedBy: s.confirmedBy })}
                   </small>
                 )}
                 <small className="muted" style={{ display: "block" }}>

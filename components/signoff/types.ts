@@ -4,6 +4,9 @@ export interface SignatureView {
   printedName: string;
   /** The login email at signing (null on signatures made before it was recorded). */
   signerEmail: string | null;
+  /** Four-eyes enrolment at signing (printed names; null on signatures made before it was recorded). */
+  enrolledBy?: string | null;
+  confirmedBy?: string | null;
   signerId: string;
   signedAt: Date;
   meaning: "REVIEW" | "APPROVAL" | "REJECTION";

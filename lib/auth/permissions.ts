@@ -24,6 +24,11 @@ export const PERMISSIONS = {
   "audit.read": ["ANALYST", "REVIEWER", "APPROVER", "ADMIN"],
   /** Manage users and roles (an admin cannot sign in place of anyone). */
   "user.manage": ["ADMIN"],
+  /**
+   * Confirm another person's admin, approver or reviewer role (four-eyes enrolment,
+   * lib/auth/enrolment.ts): only with one's own grant confirmed, never one's own or one's grant.
+   */
+  "enrolment.confirm": ["ADMIN", "APPROVER"],
   /** Create and revoke one's own API tokens. */
   "token.manage": ["ANALYST", "REVIEWER", "APPROVER", "ADMIN"],
 } as const satisfies Record<string, readonly RoleName[]>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/permissions";
+import { cleanPrintedName } from "@/lib/identity/printed-name";
 
 const roles = z.preprocess(
   (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
@@ -13,11 +14,12 @@ export const passwordSchema = z
   .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
   .max(1024, "Use at most 1024 characters.");
 
+/** Stored clean (lib/identity/printed-name.ts): no invisible characters, single spaces, NFC. */
 const printedName = z
   .string()
-  .trim()
-  .min(2, "Enter the person's printed name (it appears on their signatures).")
-  .max(200);
+  .max(1000)
+  .transform(cleanPrintedName)
+  .pipe(z.string().min(2, "Enter the person's printed name (it appears on their signatures).").max(200));
 const email = z.string().trim().toLowerCase().email("Enter a valid email address.").max(320);
 
 export const createUserSchema = z.object({ name: printedName, email, password: passwordSchema, roles });
@@ -49,6 +51,9 @@ export const updateRolesSchema = z.object({
   userId: z.string().min(1),
   roles,
 });
+
+/** Four-eyes enrolment: the user whose role a second person confirms. */
+export const confirmSignerSchema = z.object({ userId: z.string().min(1).max(100) });
 
 /** FormData sends "true"/"false"; the JSON API sends a boolean. */
 export const setActiveSchema = z.object({

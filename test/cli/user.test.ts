@@ -95,6 +95,17 @@ describe("verdict user invite / deactivate / reactivate", { timeout: SPAWN_TIMEO
       select: { actorId: true, after: true },
     });
     expect(event).toMatchObject({ actorId: null, after: { via: "operator" } });
+    // Four-eyes enrolment: the signing roles await a second person; the operator may be that person.
+    const pending = () =>
+      db().then((p) => p.user.findUniqueOrThrow({ where: { id: user.id }, select: { signerConfirmedAt: true } }));
+    expect((await pending()).signerConfirmedAt).toBeNull();
+    const confirmed = await verdict(["user", "confirm", "--email", email]);
+    expect(confirmed.stderr).toBe("");
+    expect(confirmed.stdout).toBe(`Confirmed ${user.name}'s enrolment (granted by the operator).\n`);
+    expect((await pending()).signerConfirmedAt).not.toBeNull();
+    const again = await verdict(["user", "confirm", "--email", email]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already confirmed/);
   });
 
   it("deactivate revokes sessions and tokens at once; reactivate restores sign-in; an unknown email exits 1", async () => {

@@ -4,21 +4,24 @@ import { listPendingInvitations } from "@/lib/server/identity/invitations";
 import { mailConfigured, SMTP_HELP } from "@/lib/server/identity/mail";
 import { requirePagePermission } from "@/lib/server/session";
 import type { RoleName } from "@/lib/auth/permissions";
-import { InviteUserForm, UserActiveForm } from "@/components/admin/invite-user-form";
+import { ConfirmSignerForm, InviteUserForm, UserActiveForm } from "@/components/admin/invite-user-form";
+import { needsConfirmation } from "@/lib/auth/enrolment";
 import { UserRolesForm } from "@/components/admin/user-roles-form";
-import { inviteUserAction, setActiveAction, updateRolesAction } from "./actions";
+import { confirmSignerAction, inviteUserAction, setActiveAction, updateRolesAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePagePermission("user.manage", "/admin/users");
   const [users, invitations] = await Promise.all([listUsers(actor), listPendingInvitations(actor)]);
+  const nameOf = (id: string | null) => (id ? (users.find((u) => u.id === id)?.name ?? id) : "the operator");
   return (
     <>
       <h1>Users and roles</h1>
       <p className="muted">
         A person may hold several roles. Admins invite people and manage roles but never see or set a password, and
-        cannot sign in place of anyone.
+        cannot sign in place of anyone. An admin, approver or reviewer role takes effect only when a second person —
+        another admin or a confirmed approver, not the one who granted it — confirms it.
       </p>
       <table>
         <caption>{users.length} users</caption>
@@ -28,6 +31,7 @@ export default async function UsersPage() {
             <th scope="col">Email</th>
             <th scope="col">Roles</th>
             <th scope="col">Account</th>
+            <th scope="col">Enrolment (four eyes)</th>
           </tr>
         </thead>
         <tbody>
@@ -46,6 +50,20 @@ export default async function UsersPage() {
                   <span className="muted">you</span>
                 ) : (
                   <UserActiveForm userId={u.id} email={u.email} active={u.active} action={setActiveAction} />
+                )}
+              </td>
+              <td data-testid="enrolment">
+                {!needsConfirmation(u.roles as RoleName[]) ? (
+                  <span className="muted">—</span>
+                ) : u.signerConfirmedAt ? (
+                  `Granted by ${nameOf(u.signerGrantedById)}, confirmed by ${nameOf(u.signerConfirmedById)}`
+                ) : (
+                  <>
+                    Granted by {nameOf(u.signerGrantedById)}; awaits confirmation by a second person.{" "}
+                    {u.active && u.id !== actor.id && u.signerGrantedById !== actor.id && (
+                      <ConfirmSignerForm userId={u.id} name={u.name} action={confirmSignerAction} />
+                    )}
+                  </>
                 )}
               </td>
             </tr>

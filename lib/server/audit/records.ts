@@ -2,6 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "../db";
 import { SIGNATURE_SELECT } from "./signature-select";
+import { OPERATOR_LABEL } from "@/lib/auth/enrolment";
 
 /** One break in the chain or in a record it vouches for (verify.ts reports them; the record check finds some). */
 export interface BrokenLink {
@@ -23,6 +24,8 @@ export interface BrokenLink {
 export interface RecordEvents {
   signatures: Map<string, RecordEvent>;
   revisions: Map<string, RecordEvent>;
+  /** user.confirm_signer events by the confirmed user's id, in chain order (four-eyes enrolment). */
+  confirmations: Map<string, RecordEvent[]>;
 }
 interface RecordEvent {
   eventId: string;
@@ -38,6 +41,8 @@ const SIGNATURE_FIELDS = [
   "signerId",
   "printedName",
   "signerEmail",
+  "enrolledBy",
+  "confirmedBy",
   "meaning",
   "candidateId",
   "reason",
@@ -168,6 +173,14 @@ export function checkRecords(
         expected: differs.map((f) => `${f}=${JSON.stringify(after[f])}`).join(" "),
         found: differs.map((f) => `${f}=${JSON.stringify(row[f])}`).join(" "),
       });
+    } else if ("confirmedBy" in after && enrolmentProblem(s, event.eventId, events.confirmations)) {
+      report({
+        id: s.id,
+        reason: "record-mismatch",
+        message: `The signature of ${s.printedName} (${s.id}) ${enrolmentProblem(s, event.eventId, events.confirmations)}`,
+        expected: "a user.confirm_signer event by a second person, before the signature, naming its confirmer",
+        found: `enrolled by ${s.enrolledBy ?? "none"}, confirmed by ${s.confirmedBy ?? "none"}`,
+      });
     } else if (revisionSha.get(s.packRevisionId) !== s.revisionSha256) {
       report({
         id: s.id,
@@ -183,4 +196,33 @@ export function checkRecords(
     row: "the signature row",
   });
   return problems;
+}
+
+/**
+ * Four-eyes enrolment, checked through the chain: a signature made since it was recorded must
+ * name a confirmer, and the signer's last user.confirm_signer event before the signature must
+ * name the same granter and confirmer, two different people (or the operator).
+ */
+function enrolmentProblem(
+  s: { signerId: string; enrolledBy: string | null; confirmedBy: string | null },
+  signatureEventId: string,
+  confirmations: Map<string, RecordEvent[]>,
+): string | null {
+  if (!s.confirmedBy) return "was made by an account whose enrolment no second person confirmed.";
+  const before = (confirmations.get(s.signerId) ?? []).filter((e) => BigInt(e.eventId) < BigInt(signatureEventId));
+  const last = before.at(-1);
+  // The operator's own accounts (`verdict user create`, the demo seed) are confirmed as they are made.
+  if (!last && s.confirmedBy === OPERATOR_LABEL && s.enrolledBy === OPERATOR_LABEL) return null;
+  if (!last) return `states "confirmed by ${s.confirmedBy}", but no confirmation of the signer is recorded before it.`;
+  const after = (last.after ?? {}) as {
+    grantedById?: string | null;
+    confirmedById?: string | null;
+    grantedBy?: string;
+    confirmedBy?: string;
+  };
+  if (after.confirmedBy !== s.confirmedBy || after.grantedBy !== s.enrolledBy)
+    return `states "enrolled by ${s.enrolledBy}, confirmed by ${s.confirmedBy}", but event ${last.eventId} recorded "enrolled by ${after.grantedBy}, confirmed by ${after.confirmedBy}".`;
+  if (after.confirmedById != null && after.confirmedById === after.grantedById)
+    return `was confirmed (event ${last.eventId}) by the same person who granted the role.`;
+  return null;
 }

@@ -66,7 +66,7 @@ export async function verifyAuditChainWith(
   let cursor: bigint | null = null;
   let head: ChainHead | null = null;
   let anchorSeen = false;
-  const events: RecordEvents = { signatures: new Map(), revisions: new Map() };
+  const events: RecordEvents = { signatures: new Map(), revisions: new Map(), confirmations: new Map() };
   // In this order (see checkRecords): the horizon, the records, then the chain.
   const horizon = BigInt((await auditHeadWith(client))?.seq ?? 0);
   const records = await readRecords(client);
@@ -120,6 +120,11 @@ export async function verifyAuditChainWith(
       }
       if (row.action === "signature.create")
         events.signatures.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
+      if (row.action === "user.confirm_signer")
+        events.confirmations.set(row.entityId, [
+          ...(events.confirmations.get(row.entityId) ?? []),
+          { eventId: id, decisionId: null, after: row.after },
+        ]);
       if (row.action === "pack_revision.create")
         events.revisions.set(row.entityId, { eventId: id, decisionId: row.decisionId, after: row.after });
       prev = row.hash;

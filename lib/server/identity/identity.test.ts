@@ -126,13 +126,19 @@ describe("enrolment by invitation", () => {
     });
   });
 
-  it("printed names are unique among active users (case-insensitive), invitations included", async () => {
+  it("printed names are unique among active users as read (look-alikes too), invitations included", async () => {
     const taken = await makeActor(["APPROVER"], unique("Dana Signer"));
     await expect(inviteUserAsOperator(person(taken.name.toUpperCase()))).rejects.toMatchObject({
       code: "CONFLICT",
-      message: expect.stringMatching(/already used by an active user/),
+      message: expect.stringContaining(`reads like "${taken.name}", the printed name of an active user`),
       details: { fieldErrors: { name: expect.any(Array) } },
     });
+    // A Cyrillic а, or a doubled space holding a zero-width space, reads as the same name.
+    for (const lookAlike of [taken.name.replace("a", "\u0430"), taken.name.replace(" ", " \u200B ")])
+      await expect(inviteUserAsOperator(person(lookAlike))).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining(`reads like "${taken.name}"`),
+      });
     const pending = person();
     await inviteUserAsOperator(pending);
     await expect(inviteUserAsOperator(person(pending.name))).rejects.toMatchObject({

@@ -7,6 +7,7 @@ import { recordAudit, type AuditActor, type RequestInfo } from "../audit/write";
 import { AppError, forbiddenError } from "../errors";
 import { mailConfig, publicBaseUrl, sendMail, SMTP_HELP } from "./mail";
 import { hashPassword } from "./passwords";
+import { pendingGrant } from "./enrolment";
 import { assertPrintedNameFree, insertUser, uniqueUserViolation } from "./users";
 import type { Actor } from "../actors";
 
@@ -158,6 +159,8 @@ export async function acceptInvitation(token: string, password: string, request:
         "self",
         request,
         { via: "invitation", invitationId: row.id, invitedById: row.invitedById },
+        // The inviter granted the roles; a second person confirms them (four-eyes enrolment).
+        pendingGrant([], row.invitedById),
       );
       await tx.invitation.update({ where: { id: row.id }, data: { userId: user.id } });
       return user;

@@ -1,14 +1,27 @@
 import "server-only";
+import { addsFourEyesRole, needsConfirmation } from "@/lib/auth/enrolment";
 import { can, type RoleName } from "@/lib/auth/permissions";
 import type { CreateUserInput } from "@/lib/schemas/user";
 import { db, type Tx } from "../db";
 import { recordAudit, type AuditActor, type RequestInfo } from "../audit/write";
 import { AppError, forbiddenError } from "../errors";
+import { resemblingName } from "@/lib/identity/printed-name";
 import { hashPassword } from "./passwords";
+import { operatorConfirmedGrant, pendingGrant, type Grant } from "./enrolment";
 import type { Actor } from "../actors";
 
 // Never select passwordHash here: these objects reach pages.
-const PUBLIC_USER = { id: true, email: true, name: true, roles: true, active: true, createdAt: true } as const;
+const PUBLIC_USER = {
+  id: true,
+  email: true,
+  name: true,
+  roles: true,
+  active: true,
+  createdAt: true,
+  signerGrantedById: true,
+  signerConfirmedAt: true,
+  signerConfirmedById: true,
+} as const;
 
 export async function listUsers(actor: Actor) {
   if (!can(actor, "user.manage")) throw forbiddenError();
@@ -21,39 +34,39 @@ export const approverSinceFor = (roles: readonly RoleName[], now = new Date()) =
   roles.includes("APPROVER") ? now : null;
 
 /**
- * Printed names are unique among active users (case-insensitive; a partial unique index holds it
- * too): two signatures reading the same name must be one person. Pending invitations count, so
- * two people cannot be invited under one name.
+ * Printed names are unique among active users as people read them (lib/identity/printed-name.ts:
+ * NFKC, invisible characters, whitespace, TR39 confusables, case): two signatures reading the
+ * same name must be one person. Pending invitations count, so two people cannot be invited under
+ * one name. The comparison is made here, not by an index, so enrolments take one transaction
+ * lock in turn: two look-alike names enrolled at once cannot both pass (the partial unique index
+ * on the exact name stays as the last guard).
  */
 export async function assertPrintedNameFree(
   tx: Tx,
   name: string,
   except: { userId?: string; invitationEmail?: string } = {},
 ) {
-  const user = await tx.user.findFirst({
-    where: {
-      active: true,
-      name: { equals: name, mode: "insensitive" },
-      ...(except.userId ? { id: { not: except.userId } } : {}),
-    },
-    select: { email: true },
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verdict.printed-names'))`;
+  const users = await tx.user.findMany({
+    where: { active: true, ...(except.userId ? { id: { not: except.userId } } : {}) },
+    select: { name: true },
   });
-  const invitation = await tx.invitation.findFirst({
+  const invitations = await tx.invitation.findMany({
     where: {
       usedAt: null,
       expiresAt: { gt: new Date() },
-      name: { equals: name, mode: "insensitive" },
       ...(except.invitationEmail ? { email: { not: except.invitationEmail } } : {}),
     },
-    select: { email: true },
+    select: { name: true },
   });
-  if (user || invitation) {
+  const user = resemblingName(name, users);
+  const taken = user ?? resemblingName(name, invitations);
+  if (taken) {
+    const whose = user ? "an active user" : "a pending invitation";
     throw new AppError(
       "CONFLICT",
-      `The printed name "${name}" is already used by ${user ? "an active user" : "a pending invitation"}; signatures must tell people apart. Add a middle initial or a department.`,
-      {
-        fieldErrors: { name: ["Another active user or pending invitation has this printed name."] },
-      },
+      `The printed name "${name}" reads like "${taken.name}", the printed name of ${whose}; signatures must tell people apart. Add a middle initial or a department.`,
+      { fieldErrors: { name: [`Reads like "${taken.name}" (${whose}).`] } },
     );
   }
 }
@@ -95,7 +108,8 @@ export async function createUserAsOperator(input: CreateUserInput) {
           "CONFLICT",
           `An active admin exists (${admin.email}): enrol users by invitation — the admin page, or \`npx verdict user invite --email … --name … --roles …\`.`,
         );
-      return insertUser(tx, input, passwordHash, actor, {}, { via: "operator" });
+      // The operator makes and confirms the first admin: the root every later confirmation starts from.
+      return insertUser(tx, input, passwordHash, actor, {}, { via: "operator" }, operatorConfirmedGrant());
     })
     .catch(uniqueUserViolation);
 }
@@ -111,6 +125,7 @@ export async function insertUser(
   actor: AuditActor | "self",
   request: RequestInfo,
   detail: Record<string, unknown> = {},
+  grant: Grant = pendingGrant([], null),
 ) {
   const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing)
@@ -125,6 +140,9 @@ export async function insertUser(
       roles: input.roles,
       passwordHash,
       approverSince: approverSinceFor(input.roles),
+      signerGrantedById: grant.signerGrantedById,
+      signerConfirmedAt: needsConfirmation(input.roles) ? grant.signerConfirmedAt : null,
+      signerConfirmedById: grant.signerConfirmedById,
     },
     select: PUBLIC_USER,
   });
@@ -151,14 +169,24 @@ export async function updateUserRoles(actor: Actor, userId: string, roles: RoleN
     // Granting APPROVER starts the clock again: no signing of revisions frozen before the grant.
     const wasApprover = before.roles.includes("APPROVER");
     const approverSince = roles.includes("APPROVER") ? (wasApprover ? before.approverSince : new Date()) : null;
-    const user = await tx.user.update({ where: { id: userId }, data: { roles, approverSince }, select: PUBLIC_USER });
+    // A new admin, approver or reviewer role awaits a second person's confirmation (four-eyes).
+    const regrant = addsFourEyesRole(before.roles as RoleName[], roles);
+    const user = await tx.user.update({
+      where: { id: userId },
+      data: { approverSince, ...(regrant ? pendingGrant(roles, actor.id) : { roles }) },
+      select: PUBLIC_USER,
+    });
     await recordAudit(tx, {
       actor,
       action: "user.update_roles",
       entityType: "User",
       entityId: userId,
       before: { roles: before.roles },
-      after: { roles, approverSince: approverSince?.toISOString() ?? null },
+      after: {
+        roles,
+        approverSince: approverSince?.toISOString() ?? null,
+        ...(regrant ? { awaitsConfirmation: true } : {}),
+      },
       request,
     });
     return user;
@@ -200,7 +228,12 @@ export async function setUserActive(
         await assertPrintedNameFree(tx, user.name, { userId });
         await tx.user.update({
           where: { id: userId },
-          data: { active: true, approverSince: approverSinceFor(user.roles, now) },
+          // Reactivation is a new grant: its signing roles await a second person's confirmation again.
+          data: {
+            active: true,
+            approverSince: approverSinceFor(user.roles, now),
+            ...pendingGrant(user.roles, actor.id),
+          },
         });
       } else {
         await tx.user.update({

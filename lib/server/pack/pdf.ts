@@ -1,5 +1,6 @@
 import "server-only";
 import { PDFDocument } from "pdf-lib";
+import { enrolmentLine } from "@/lib/auth/enrolment";
 import { candidateStyles } from "@/lib/pack/charts/palette";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { TAU_MEANING, tauTable } from "@/lib/pack/ranks";
@@ -290,7 +291,7 @@ function signaturesSection({ w, pack, name }: PdfContext, summary: VerdictSummar
     w.table(
       ["Signer", "Meaning", "Candidate", "Reason / waiver", "Signed (UTC)", "Pack revision and its SHA-256"],
       signatures.map((s) => [
-        s.signerEmail ? `${s.printedName}\n${s.signerEmail}` : s.printedName,
+        [s.printedName, s.signerEmail, enrolmentLine(s)].filter(Boolean).join("\n"),
         MEANING_WORD[s.meaning],
         s.candidateId
           ? `${name(s.candidateId)}${s.operatingThreshold !== null ? `\nat t = ${formatThreshold(s.operatingThreshold)} (${OPERATING_RULE_LABELS[s.operatingRule ?? "FIXED"].toLowerCase()})` : ""}`

@@ -1,4 +1,5 @@
 import "server-only";
+import { operatorConfirmedGrant } from "../identity/enrolment";
 import { createHash } from "node:crypto";
 import { csvRow } from "@/lib/db/bulk-copy";
 import { withRawTx } from "../raw-tx";
@@ -41,7 +42,8 @@ async function ensureDemoUsers(database: Database): Promise<Map<string, string>>
     const passwordHash = await hashPassword(user.password);
     const created = await database.prisma.$transaction(async (tx) => {
       const row = await tx.user.create({
-        data: { email: user.email, name: user.name, roles: user.roles, passwordHash },
+        // The demo's people are made and confirmed by the operator who seeds it (four-eyes enrolment).
+        data: { email: user.email, name: user.name, roles: user.roles, passwordHash, ...operatorConfirmedGrant() },
         select: { id: true },
       });
       await recordAudit(tx, {

@@ -10,6 +10,7 @@ import type { Actor } from "../actors";
 import { buildPack, frozenGates } from "./build-pack";
 import { FROZEN_REVISION } from "./revisions";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
+import { awaitingConfirmation } from "../identity/enrolment";
 
 const MAX_DIFF = 200;
 
@@ -34,7 +35,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     },
   });
   if (!decision) throw notFoundError("The decision");
-  const [revisions, signatures, comments, transitions, ownImport, live, missing] = await Promise.all([
+  const [revisions, signatures, comments, transitions, ownImport, live, missing, unconfirmed] = await Promise.all([
     prisma.packRevision.findMany({
       where: { decisionId },
       orderBy: { number: "asc" },
@@ -57,6 +58,10 @@ export async function getReviewState(actor: Actor, decisionId: string) {
     isEditable(decision)
       ? prisma.$transaction((tx) => submissionProblems(tx, decisionId))
       : Promise.resolve([] as string[]),
+    // Why a signer whose role no second person confirmed yet cannot sign (four-eyes enrolment).
+    can(actor, "signature.review") || can(actor, "signature.approve")
+      ? prisma.$transaction((tx) => awaitingConfirmation(tx, actor.id))
+      : Promise.resolve(null),
   ]);
 
   const latest = revisions[revisions.length - 1] ?? null;
@@ -112,6 +117,7 @@ export async function getReviewState(actor: Actor, decisionId: string) {
       after: t.after as { status?: string; reason?: string } | null,
     })),
     actorImportedEvidence: ownImport !== null,
+    awaitingConfirmation: unconfirmed,
     missing,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "../db";
 import { updateDecisionParameters } from "../decisions/decisions";
 import { updateCandidate } from "../decisions/candidates";
+import { confirmSigner } from "../identity/enrolment";
 import { updateUserRoles } from "../identity/users";
 import { CITED_SUITE, makeActor, rationaleCiting } from "@/test/factories";
 import { signPack } from "./sign-pack";
@@ -82,7 +83,9 @@ describe("signingRefusal: who cannot sign a revision", () => {
       code: "FORBIDDEN",
       message: expect.stringMatching(/became an approver after revision 1/),
     });
-    // Their review, as the reviewer they were, still counts.
+    // Their review, as the reviewer they were, counts once a second person confirms the new grant
+    // (four-eyes enrolment: a new signing role puts the account's grant up for confirmation again).
+    await confirmSigner(await makeActor(["ADMIN"]), reviewer.id);
     const review = await signPack({ ...promoted, roles: [...promoted.roles] }, decisionId, {
       meaning: "REVIEW",
       email: reviewer.email,

@@ -3,6 +3,7 @@ import type { SignatureMeaning } from "@/lib/generated/prisma/enums";
 import type { RequestInfo } from "../audit/write";
 import type { Tx } from "../db";
 import type { Actor } from "../actors";
+import { awaitingConfirmation } from "../identity/enrolment";
 
 /**
  * Who may NOT sign a pack revision, and why — every rule of separation and identity at signing
@@ -10,7 +11,8 @@ import type { Actor } from "../actors";
  * the signer, or null. sign-pack.ts calls it before asking for the password and again under the
  * decision's row lock.
  *
- * 1. Signatures are made in an interactive session: an API token cannot sign.
+ * 1. Signatures are made in an interactive session: an API token cannot sign. The signer's
+ *    role must be confirmed by a second person (four-eyes enrolment, identity/enrolment.ts).
  * 2. An account created after the revision was frozen cannot sign it, and one that became an
  *    approver after it cannot approve or reject it (an admin cannot mint approvers for a pack
  *    already in review).
@@ -50,14 +52,20 @@ export async function signingRefusal(
 ): Promise<string | null> {
   if (request.via === "token")
     return "Signatures are made only in an interactive session: sign in the browser and sign there. API tokens cannot sign.";
-  if (!revision) return null;
+  if (!revision) return awaitingConfirmation(tx, actor.id);
 
   const frozen = `revision ${revision.number} was frozen (${revision.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
-  const user = await tx.user.findUnique({ where: { id: actor.id }, select: { createdAt: true, approverSince: true } });
+  const user = await tx.user.findUnique({
+    where: { id: actor.id },
+    select: { createdAt: true, approverSince: true, signerConfirmedAt: true },
+  });
   if (!user || user.createdAt > revision.createdAt)
     return `Your account was created after ${frozen}, so you cannot sign it.`;
   if (meaning !== "REVIEW" && (user.approverSince ?? user.createdAt) > revision.createdAt)
     return `You became an approver after ${frozen}, so you cannot approve or reject it.`;
+  // After the clock: a late grant is refused for good, an unconfirmed one only until confirmed.
+  const unconfirmed = user.signerConfirmedAt ? null : await awaitingConfirmation(tx, actor.id);
+  if (unconfirmed) return unconfirmed;
 
   const own = await tx.import.findFirst({
     where: {

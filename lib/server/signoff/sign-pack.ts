@@ -11,6 +11,7 @@ import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } fro
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
+import { enrolmentAtSigning } from "../identity/enrolment";
 
 export interface SignInput {
   meaning: SignatureMeaning;
@@ -89,7 +90,9 @@ async function refuseBeforePassword(
       select: { number: true, createdAt: true },
     });
     return signingRefusal(tx, { actor, decisionId, revision: latest, meaning, request });
-  });
+    // Waits for a pooled connection like the signing transaction (SIGNOFF_TX): under a burst of
+    // signers the default 2 s maxWait answered P2028, a 500, to a signer who had done nothing wrong.
+  }, SIGNOFF_TX);
   if (refusedEarly) throw forbiddenError(refusedEarly);
 
   const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
@@ -158,6 +161,7 @@ async function recordSignature(
       signerId: actor.id,
       printedName: signer.name,
       signerEmail: signer.email,
+      ...(await enrolmentAtSigning(tx, actor.id)),
       meaning: input.meaning,
       candidateId,
       reason,

@@ -112,6 +112,11 @@ export function StatusSection({ id, actor, state }: { id: string; actor: Actor; 
       )}
       {status === "IN_REVIEW" && latestRevision && openMeanings.length > 0 && (
         <>
+          {state.awaitingConfirmation && (
+            <p className="message-error" role="note" data-testid="awaiting-confirmation">
+              {state.awaitingConfirmation}
+            </p>
+          )}
           {state.actorImportedEvidence && (
             <p className="message-error">
               You imported evidence in this pack: separation of duties does not let you sign it.
