@@ -11,8 +11,7 @@ import {
   type StressSettings,
 } from "@/lib/pack/charts/stress-charts";
 import { costOptimumOfPoints } from "@/lib/pack/what-if";
-import { operatingAt, type OperatingAt, type WhatIfBasis } from "@/lib/pack/what-if-pack";
-import { basisName } from "@/lib/pack/operating-figures";
+import { operatingAt, stressMarker, type OperatingAt, type WhatIfBasis } from "@/lib/pack/what-if-pack";
 import { expandPr, expandRoc } from "@/lib/pack/compact-curves";
 import { formatInterval, formatMoney, formatNumber, formatPercent, formatThreshold } from "@/lib/format";
 import { XyChart } from "@/components/charts/xy-chart";
@@ -333,16 +332,7 @@ export function StressStage({
           ...c,
           roc: roc && expandRoc(roc, c.positives, c.negatives),
           pr: pr && expandPr(pr, c.positives),
-          ...(op
-            ? {
-                operating: {
-                  threshold: op.threshold,
-                  tpr: op.tpr,
-                  fpr: op.fpr,
-                  basis: op.figures.basis ? basisName(op.figures.basis) : null,
-                },
-              }
-            : {}),
+          ...(op ? { operating: stressMarker(op) } : {}),
         };
       }),
     [compact, view, operating],

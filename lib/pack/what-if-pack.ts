@@ -4,7 +4,7 @@ import { wilsonInterval } from "@/lib/metrics/intervals";
 import { acrossStages } from "./across-stages";
 import { compactRoc, expandRoc, type CompactCurve } from "./compact-curves";
 import type { PackData, PackFigures, RunFigures } from "./pack-data";
-import { runFigures, WHAT_IF_IN_SAMPLE_BASIS } from "./operating-figures";
+import { basisName, runFigures, WHAT_IF_IN_SAMPLE_BASIS } from "./operating-figures";
 import { packResults } from "./pack-results";
 import { costModel, precisionAtPrevalence, whatIfAt } from "./what-if";
 
@@ -186,3 +186,22 @@ export function packFiguresAt(pack: WhatIfPack, at: WhatIfParameters): PackFigur
 
 export const acrossStagesAt = (pack: WhatIfPack, at: WhatIfParameters) => acrossStages(packFiguresAt(pack, at));
 export const packResultsAt = (pack: WhatIfPack, at: WhatIfParameters) => packResults(packFiguresAt(pack, at));
+
+/**
+ * Where stage 4's charts mark a candidate (`StressCandidate.operating`): the point its figures are
+ * read at, on their basis — the page (at the what-if's parameters) and the PDF (at the stored
+ * ones) both draw it from here, so a chart never marks another basis than its table states.
+ */
+export function stressMarker(op: OperatingAt): {
+  threshold: number | null;
+  tpr: number;
+  fpr: number;
+  basis: string | null;
+} {
+  return {
+    threshold: op.threshold,
+    tpr: op.tpr,
+    fpr: op.fpr,
+    basis: op.figures.basis ? basisName(op.figures.basis) : null,
+  };
+}

@@ -15,6 +15,7 @@ import {
 } from "@/lib/pack/charts/stress-charts";
 import { OPERATING_RULE_LABELS } from "@/lib/decisions/operating-rule";
 import { runFigures } from "@/lib/pack/operating-figures";
+import { operatingAt, stressMarker, whatIfPack } from "@/lib/pack/what-if-pack";
 import { bootstrapCoverageLabel, type BootstrapInterval } from "@/lib/metrics/coverage";
 import { checkSlos, costPer1kRequests, rowAtSloConcurrency } from "@/lib/pack/serving";
 import { STAGES, type Stage, type StageKey } from "@/lib/pack/stages";
@@ -180,9 +181,14 @@ function taskAccuracyStage({ w, pack, styles }: PdfContext): void {
 function classBalanceStage({ w, pack, name, styles }: PdfContext): void {
   const data = pack.evidence;
   const d = data.decision;
+  // The charts mark each candidate where stage 4's table reads it (held out under a choosing rule).
+  const whatIf = whatIfPack(data);
   const stress: StressCandidate[] = data.candidates.map((c) => {
     const m = data.runs.find((r) => r.candidateId === c.id)?.metrics ?? null;
+    const run = whatIf.runs.find((r) => r.candidateId === c.id);
+    const op = run && operatingAt(run, whatIf, { threshold: null, prevalence: d.prevalence });
     return {
+      ...(op ? { operating: stressMarker(op) } : {}),
       candidate: c,
       style: styles.get(c.id)!,
       roc: m?.curves.roc ?? null,

@@ -33,9 +33,14 @@ let pdfText = "";
 let decisionId = "";
 let boardSha = "";
 let toolRunImport = { fileName: "", sha256: "" };
+// The names as stored: printed names are unique in the database the test files share, so a
+// factory may have suffixed them.
+let analystName = "";
+let reviewerName = "";
 
 beforeAll(async () => {
   const analyst = await makeSigner(["ANALYST"], "Ada Analyst");
+  analystName = analyst.name;
   const made = await makeSignoffDecision(analyst, 2);
   decisionId = made.decisionId;
   const prisma = await db();
@@ -88,6 +93,7 @@ beforeAll(async () => {
   await setRelevanceNote(analyst, { decisionId, suite: CITED_SUITE, relevanceNote: NOTE });
   const revision = await submitForReview(analyst, decisionId);
   const reviewer = await makeSigner(["REVIEWER"], "Rita Reviewer");
+  reviewerName = reviewer.name;
   const comment = await createComment(reviewer, decisionId, { body: COMMENT, stage: 5 });
   await createComment(reviewer, decisionId, { body: REPLY, stage: null, parentId: comment.id });
   await signPack(reviewer, decisionId, {
@@ -123,7 +129,7 @@ describe("the record in the JSON export", () => {
     expect(board).toMatchObject({
       kind: "file",
       sha256: boardSha,
-      importedBy: "Ada Analyst",
+      importedBy: analystName,
       format: "generic-leaderboard-csv",
     });
     expect(board.uses.map((u) => u.asOf)).toEqual([
@@ -154,7 +160,7 @@ describe("the record in the JSON export", () => {
   it("states the review: the comment with its author, stage and resolution, each signature's meaning", () => {
     expect(pack.review.comments).toEqual([
       expect.objectContaining({
-        author: "Rita Reviewer",
+        author: reviewerName,
         stage: 5,
         revision: 1,
         body: COMMENT,
