@@ -225,3 +225,27 @@ test("the protocol and an endpoint are set on the page, and Test the endpoint an
   expect(sim.log).toEqual([{ id: "m01", status: 200, fail: null }]);
   expect(problems).toEqual([]);
 });
+
+test("a semicolon-separated dataset, as Excel writes it in much of Europe, is read and says so", async ({ page }) => {
+  test.setTimeout(180_000);
+  const { decisionId } = await newDecision({ name: "Semicolon model", provider: "Acme" });
+  const problems = await signIn(page, `/decisions/${decisionId}/uploads`);
+  const rows = [
+    "id;label;text;slice",
+    ...Array.from({ length: 12 }, (_, i) => `m${i};${i % 3 ? "ham" : "spam"};mail ${i};eu`),
+  ];
+  const panel = page.getByTestId("upload-dataset");
+  await panel.getByLabel("Dataset name").fill("european export");
+  await panel.getByLabel(/Negative class names/).fill("ham");
+  await panel.locator('input[type="file"]').setInputFiles({
+    name: "excel-export.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(rows.join("\r\n") + "\r\n"),
+  });
+  await panel.getByRole("button", { name: "Upload" }).click();
+  const status = panel.getByRole("status");
+  await expect(status).toContainText("Imported 12 rows", { timeout: 60_000 });
+  await expect(status).toContainText("Read as semicolon-separated.");
+  await expect(panel.getByRole("alert")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
