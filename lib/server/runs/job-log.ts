@@ -4,7 +4,8 @@ import os from "node:os";
 /**
  * The job log an operator follows (issue 30): one JSON line per job start, finish, failure and
  * recovery, naming the process (role, host, pid), the job, its decision and run, and the duration.
- * Failures go to stderr, the rest to stdout.
+ * Failures go to stderr, the rest to stdout — except in the CLI, whose stdout is its answer (JSON
+ * a script reads): there every line goes to stderr.
  */
 export type ProcessRole = "server" | "worker" | "cli";
 
@@ -34,7 +35,7 @@ export function logLine(event: string, fields: Record<string, unknown>, stream: 
     pid: process.pid,
     ...fields,
   });
-  if (stream === "err") console.error(line);
+  if (stream === "err" || processRole() === "cli") console.error(line);
   else console.log(line);
 }
 

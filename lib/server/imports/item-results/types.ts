@@ -1,3 +1,4 @@
+import "server-only";
 import type { ScoreBasis, ToolRun } from "@/lib/ingest/formats/item-results/types";
 import type { ItemResultMapping } from "@/lib/ingest/formats/item-results/provenance";
 import type { ImportOptionsBase } from "../import-record";
