@@ -4,8 +4,9 @@ import os from "node:os";
 /**
  * The job log an operator follows (issue 30): one JSON line per job start, finish, failure and
  * recovery, naming the process (role, host, pid), the job, its decision and run, and the duration.
- * Failures go to stderr, the rest to stdout — except in the CLI, whose stdout is its answer (JSON
- * a script reads): there every line goes to stderr.
+ * Failures go to stderr, the rest to stdout. The CLI (and the tests, which run as it) prints only
+ * failures: its stdout is its answer, JSON a script reads, and that answer already says how the
+ * job it ran inline ended; an operator follows the servers' and workers' lines.
  */
 export type ProcessRole = "server" | "worker" | "cli";
 
@@ -27,6 +28,7 @@ export interface JobFields {
 }
 
 export function logLine(event: string, fields: Record<string, unknown>, stream: "out" | "err" = "out"): void {
+  if (stream === "out" && processRole() === "cli") return;
   const line = JSON.stringify({
     time: new Date().toISOString(),
     event,
@@ -35,7 +37,7 @@ export function logLine(event: string, fields: Record<string, unknown>, stream: 
     pid: process.pid,
     ...fields,
   });
-  if (stream === "err" || processRole() === "cli") console.error(line);
+  if (stream === "err") console.error(line);
   else console.log(line);
 }
 
