@@ -19,12 +19,12 @@ test("the analyst edits the task parameters and a rationale; the shared schema r
   const form = page.getByRole("form", { name: "Orca-34B" });
   const rationale = form.getByLabel("Shortlist rationale");
   await rationale.fill("Rank 2 on MMLU.");
-  await form.getByRole("button", { name: "Save Orca-34B" }).click();
+  await form.getByRole("button", { name: "Save Orca-34B", exact: true }).click();
   await expect(form.getByText(/not just the rank \(at least 15 words\)/)).toBeVisible();
   const text =
     "Rank 2 on MMLU and HELM Lite; HELM's toxicity scenarios are closest to our task among public suites (same kind of content), though HELM scores them at balanced prevalence with its own prompt.";
   await rationale.fill(text);
-  await form.getByRole("button", { name: "Save Orca-34B" }).click();
+  await form.getByRole("button", { name: "Save Orca-34B", exact: true }).click();
   await expect(form.getByText("Saved Orca-34B.")).toBeVisible();
   await page.screenshot({ path: "test-results/evidence-edit.png", fullPage: true });
 });

@@ -71,6 +71,14 @@ export const API: Entry[] = [
     body: { active: false },
     allowed: ["admin"],
   },
+  // Four-eyes enrolment: an admin or an approver confirms another person's signing role (a missing user: 404).
+  {
+    file: "app/api/v1/users/[id]/confirm/route.ts",
+    method: "POST",
+    url: "/api/v1/users/no-such-user/confirm",
+    body: {},
+    allowed: ["approver1", "admin"],
+  },
   // A mismatched confirmation: every signed-in user gets past the permission check to a 422.
   {
     file: "app/api/v1/account/password/route.ts",
@@ -357,6 +365,13 @@ export const API: Entry[] = [
     file: "app/api/v1/decisions/[id]/predictions/route.ts",
     method: "POST",
     url: `/api/v1/decisions/${MISSING}/predictions`,
+    body: {},
+    allowed: ["analyst"],
+  },
+  {
+    file: "app/api/v1/decisions/[id]/predictions/preview/route.ts",
+    method: "POST",
+    url: `/api/v1/decisions/${MISSING}/predictions/preview`,
     body: {},
     allowed: ["analyst"],
   },

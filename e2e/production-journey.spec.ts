@@ -323,7 +323,7 @@ test.describe.serial("production journey", () => {
       for (const suite of CITED_SUITES)
         await expect(form.getByText(/^Name the benchmark you rely on/)).toContainText(suite);
       await form.getByLabel("Shortlist rationale").fill(rationale(c.name));
-      await form.getByRole("button", { name: `Save ${c.name}` }).click();
+      await form.getByRole("button", { name: `Save ${c.name}`, exact: true }).click();
       await expect(form.getByRole("status")).toHaveText(`Saved ${c.name}.`);
     }
 
