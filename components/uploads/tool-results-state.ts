@@ -1,5 +1,5 @@
-import type { ItemResultMapping } from "@/lib/ingest/formats/item-results/provenance";
-import type { ScoreBasis, ToolRun } from "@/lib/ingest/formats/item-results/types";
+import type { ItemResultMapping, ItemResultsPreview } from "@/lib/ingest/formats/item-results/provenance";
+import type { ScoreBasis } from "@/lib/ingest/formats/item-results/types";
 import type { ReportedIssue } from "./error-report";
 
 /**
@@ -7,21 +7,9 @@ import type { ReportedIssue } from "./error-report";
  * holds it: the server's preview of the file(s), the analyst's choices, and what the server
  * actions answer. Pure, so the rules of the step (a positional id only when the analyst says
  * the order is the dataset's; at least one positive label; every model mapped or skipped) are
- * testable without a browser. The preview mirrors lib/server/imports/item-results
- * `ItemResultsPreview` (components may not import server code, not even its types).
+ * testable without a browser. The preview is `ItemResultsPreview`, declared with the pure provenance types.
  */
-export interface ToolResultsPreview {
-  format: { id: string; label: string };
-  run: ToolRun;
-  itemCount: number;
-  scoreBasis: ScoreBasis;
-  idFields: { path: string; examples: string[]; matches: number; sampled: number }[];
-  labels: string[];
-  repeats: string[];
-  models: string[];
-  suggested: ItemResultMapping;
-  candidates: { model: string; candidateId: string | null }[];
-}
+export type ToolResultsPreview = ItemResultsPreview;
 
 /** One run the import created (one per model of the file). */
 export interface ToolImportedRun {

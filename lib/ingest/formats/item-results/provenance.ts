@@ -37,6 +37,23 @@ export interface RunProvenance extends ToolRun {
   partners?: { role: string; fileName: string; sha256: string }[];
 }
 
+/** What the analyst sees (the server computes it; the uploads page shows it) before importing another eval tool's per-item results (issue 24 §2). */
+export interface ItemResultsPreview {
+  format: { id: string; label: string };
+  run: ToolRun;
+  itemCount: number;
+  scoreBasis: ScoreBasis;
+  /** matches: how many of the sampled values are item ids of the dataset version. */
+  idFields: { path: string; examples: string[]; matches: number; sampled: number }[];
+  /** Gold and predicted label texts seen, trimmed, letters/indices resolved. */
+  labels: string[];
+  repeats: string[];
+  models: string[];
+  suggested: ItemResultMapping;
+  /** Multi-model files: proposed by the existing model-name matcher (lib/ingest/model-match.ts). */
+  candidates: { model: string; candidateId: string | null }[];
+}
+
 /** One line a reader can quote: what the scores are and how far they can be trusted. */
 export function scoreBasisText(basis: ScoreBasis): string {
   switch (basis) {
