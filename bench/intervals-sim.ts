@@ -144,11 +144,7 @@ export function simulateDataset(setting: Setting, seed: number, replicates: numb
   const truth = heldOutTruth(MU, op);
   const truthOther = heldOutTruth(MU_OTHER, opOther);
   const predicted = ops.map((o, c) => basisPredictions(labels, c === 0 ? scores : other, undefined, o.threshold, o));
-  const delta = pairedCostDifferenceOfPredictions(labels, predicted[0]!, predicted[1]!, {
-    ...RULE,
-    replicates,
-    seed,
-  }).value;
+  const delta = pairedCostDifferenceOfPredictions(labels, predicted[0]!, predicted[1]!, RULE).value;
   const percentile = percentileInterval;
   return {
     threshold: inside(populationOptimum(MU), op.thresholdInterval),
@@ -160,6 +156,6 @@ export function simulateDataset(setting: Setting, seed: number, replicates: numb
     "expected cost": inside(truth.cost, op.heldOut.costInterval),
     "AP (bootstrap)": inside(populationAp(MU, setting.samplePrevalence), percentile(rep!.averagePrecision)),
     "ROC-AUC (bootstrap)": inside(normalCdf(MU / Math.SQRT2), percentile(rep!.rocAuc)),
-    "Δ expected cost (paired)": inside(truth.cost - truthOther.cost, delta?.interval.value ?? null),
+    "Δ expected cost (paired)": inside(truth.cost - truthOther.cost, delta?.interval ?? null),
   };
 }

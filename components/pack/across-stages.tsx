@@ -285,9 +285,9 @@ function SignificanceTable({ decision, sig, name }: { decision: PackDecision; si
     <TableScroll label="Significance">
       <table data-testid="significance">
         <caption>
-          {name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π and ΔAP
-          with paired bootstrap intervals, and the exact McNemar test on errors, on the predictions the verdict counts
-          (held out where the decision&apos;s rule chooses the threshold)
+          {name(sig.bestCandidateId)} against each other candidate, paired on the same items: expected cost at π with
+          Newcombe&apos;s paired interval, ΔAP with a paired bootstrap interval, and the exact McNemar test on errors,
+          on the predictions the verdict counts (held out where the decision&apos;s rule chooses the threshold)
         </caption>
         <thead>
           <tr>

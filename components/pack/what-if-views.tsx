@@ -56,7 +56,7 @@ export function WhatIfAcross({
     () => (isStored || !pack ? storedAcross : acrossStagesAt(pack, at)),
     [isStored, pack, at, storedAcross],
   );
-  // Significance is a paired bootstrap over the items at the stored π: it stays the stored one.
+  // Significance is computed over the items at the stored π (paired intervals, McNemar): it stays the stored one.
   return (
     <>
       <FiguresShown stored={stored} />

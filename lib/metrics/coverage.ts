@@ -4,7 +4,8 @@
  * setting, B = 1,000. Where the measured coverage lies outside [0.93, 0.97] at the setting nearest
  * a run's (its number of positives, then its share of positives), the pack labels the interval
  * with that coverage instead of calling it 95 %; below the fewest positives measured it says the
- * coverage is unmeasured. Update the table when the bench's figures change.
+ * coverage is unmeasured. Update the table when the bench's figures change: the bench fails when
+ * a figure here lies outside its own run's binomial interval.
  */
 export type BootstrapInterval = "averagePrecision" | "rocAuc";
 /** Every interval whose coverage the pack may state: the bootstrap's, and stage 4's held-out recall and cost. */

@@ -83,3 +83,39 @@ export function moverRatio(p1: number, i1: Interval, p2: number, i2: Interval): 
   const high = highDen > 0 ? (pp + root(pp * pp - u1 * l2 * (2 * p1 - u1) * (2 * p2 - l2))) / highDen : Infinity;
   return [Math.max(0, low), high];
 }
+
+/**
+ * Newcombe's interval for the difference p₁ − p₂ of two proportions measured on the same n units
+ * (Newcombe 1998, "Improved confidence intervals for the difference between binomial proportions
+ * based on paired data", method 10), from the paired 2×2 table: `both` units count for p₁ and p₂,
+ * `onlyFirst` for p₁ alone, `onlySecond` for p₂ alone, `neither` for none. It is MOVER on the two
+ * margins' Wilson intervals (l_i, u_i) with their correlation φ:
+ *   L = θ̂ − √((p₁ − l₁)² − 2φ(p₁ − l₁)(u₂ − p₂) + (u₂ − p₂)²),
+ *   U = θ̂ + √((p₂ − l₂)² − 2φ(p₂ − l₂)(u₁ − p₁) + (u₁ − p₁)²),
+ * where φ is the phi coefficient of the table with Newcombe's correction: (ad − bc − n/2) when
+ * ad − bc > n/2, ad − bc when it is negative, else 0, over √ of the margins' product (0 when a
+ * margin is empty). Identical margins unit by unit (no discordant unit) give [0, 0].
+ */
+export function newcombePairedDifference(
+  both: number,
+  onlyFirst: number,
+  onlySecond: number,
+  neither: number,
+  z = Z_95,
+): { difference: number; interval: Interval } {
+  const n = both + onlyFirst + onlySecond + neither;
+  const p1 = (both + onlyFirst) / n;
+  const p2 = (both + onlySecond) / n;
+  const [l1, u1] = wilsonInterval(both + onlyFirst, n, z).value!;
+  const [l2, u2] = wilsonInterval(both + onlySecond, n, z).value!;
+  const margins = (both + onlyFirst) * (onlySecond + neither) * (both + onlySecond) * (onlyFirst + neither);
+  const cross = both * neither - onlyFirst * onlySecond;
+  const corrected = cross > n / 2 ? cross - n / 2 : cross < 0 ? cross : 0;
+  const phi = margins > 0 ? corrected / Math.sqrt(margins) : 0;
+  const side = (x: number, y: number) => Math.sqrt(Math.max(0, x * x - 2 * phi * x * y + y * y));
+  const difference = p1 - p2;
+  return {
+    difference,
+    interval: [difference - side(p1 - l1, u2 - p2), difference + side(p2 - l2, u1 - p1)],
+  };
+}

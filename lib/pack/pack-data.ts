@@ -129,7 +129,7 @@ export interface PackComparison {
   /** AP(A) − AP(B) on the same items. */
   deltaAp: number | null;
   deltaApInterval: [number, number] | null;
-  /** Expected cost per 1,000 items at π, A − B, on the predictions the verdict counts (held out under a choosing rule: exactly the difference of the costs the ranking uses), and its paired bootstrap interval. */
+  /** Expected cost per 1,000 items at π, A − B, on the predictions the verdict counts (held out under a choosing rule: exactly the difference of the costs the ranking uses), and its paired 95 % interval (Newcombe per class, added by MOVER: lib/metrics/paired-cost.ts). */
   deltaCostPer1k?: number | null;
   deltaCostInterval?: [number, number] | null;
   /** Exact McNemar test on their errors, on the same predictions as the cost difference. */

@@ -21,7 +21,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
  * Paired significance of every pair of a decision's newest computed runs on the same dataset
  * version (SPEC §4): the paired bootstrap interval of ΔAP = AP(A) − AP(B) and the exact McNemar
  * test on their errors, and the difference in expected cost per 1,000 at π with its paired
- * interval, both on the predictions the verdict counts (issue 27): under a rule that chooses the
+ * (Newcombe) interval, both on the predictions the verdict counts (issue 27): under a rule that chooses the
  * threshold, the held-out predictions (`basisPredictions`), so Δcost is exactly the difference of
  * the held-out costs the gates and the ranking use and the two tables cannot disagree; otherwise
  * each run at its operating threshold. All of it needs the two runs' per-item scores
@@ -126,8 +126,6 @@ export async function computeComparisons(database: Database, decisionId: string)
           prevalence: d.prevalence,
           costFalseNegative: d.costFn,
           costFalsePositive: d.costFp,
-          replicates: 1000,
-          seed: BOOTSTRAP_SEED,
         }).value;
         results.push({
           runAId: a.id,
@@ -138,8 +136,8 @@ export async function computeComparisons(database: Database, decisionId: string)
           deltaApLow: interval?.[0] ?? null,
           deltaApHigh: interval?.[1] ?? null,
           deltaCostPer1k: cost?.deltaPer1k ?? null,
-          deltaCostLow: cost?.interval.value?.[0] ?? null,
-          deltaCostHigh: cost?.interval.value?.[1] ?? null,
+          deltaCostLow: cost?.interval[0] ?? null,
+          deltaCostHigh: cost?.interval[1] ?? null,
           onlyACorrect: mcnemar.onlyACorrect,
           onlyBCorrect: mcnemar.onlyBCorrect,
           mcnemarP: Number.isFinite(mcnemar.pValue) ? mcnemar.pValue : null,
