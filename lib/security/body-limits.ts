@@ -58,8 +58,9 @@ export function bodyLimitFor(pathname: string, contentType: string | undefined):
   return { bytes: SERVER_ACTION_MAX_BODY_BYTES, what: "A form's request", json: false };
 }
 
-/** "16 KiB", "1 MiB", "2,147,483,648 bytes": the limit as a refusal states it. */
+/** "16 KiB", "1 MiB", "2 GiB", "1,000,000 bytes": the limit as a refusal states it. */
 export function formatBytes(n: number): string {
+  if (n % (1 << 30) === 0) return `${n / (1 << 30)} GiB`;
   if (n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
   if (n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n.toLocaleString("en-US")} bytes`;
