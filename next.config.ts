@@ -3,12 +3,14 @@ import path from "node:path";
 import type { NextConfig } from "next";
 import { NON_PAGE_CONTENT_SECURITY_POLICY, staticSecurityHeaders } from "./lib/security/headers";
 import { env } from "./lib/env";
+import { SERVER_ACTION_MAX_BODY_BYTES } from "./lib/security/body-limits";
 
-// Bodies are bounded before they are parsed (issue "Trust", floods). Server actions carry small
-// forms: 1 MB, counted as the body streams in (Next answers 413 beyond it). Chunked and large
-// POSTs do not pass the proxy (proxy.ts), which would read them whole; the copy of a body the
-// proxy gets is capped just above the actions' limit all the same.
-const SERVER_ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
+// Bodies are bounded before Next reads them, by the guard in front of it (scripts/serve.ts,
+// lib/security/body-limits.ts): 413 for a declared oversize body at once, for a chunked one as it
+// passes the limit. Next's own limit for server actions is the same (it would answer 500, so the
+// guard, which counts the bytes before Next sees them, answers first). Chunked and large POSTs do
+// not pass the proxy (proxy.ts), which would read them whole; the copy of a body the proxy gets is
+// capped just above the actions' limit all the same.
 
 // Parallel worktrees, sessions and benchmarks can build side by side (NEXT_DIST_DIR=.next-foo).
 // Read through lib/env.ts, so a malformed environment fails the build too (no NEXT_PUBLIC_
@@ -44,8 +46,8 @@ const nextConfig: NextConfig = {
   ],
   experimental: {
     authInterrupts: true,
-    serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
-    proxyClientMaxBodySize: SERVER_ACTION_BODY_LIMIT_BYTES + 64 * 1024,
+    serverActions: { bodySizeLimit: SERVER_ACTION_MAX_BODY_BYTES },
+    proxyClientMaxBodySize: SERVER_ACTION_MAX_BODY_BYTES + 64 * 1024,
   },
   poweredByHeader: false,
   typedRoutes: false,

@@ -48,8 +48,8 @@ export const config = {
       source: "/((?!api/|_next/|favicon\\.ico|robots\\.txt).*)",
       // Nor a POST whose body is chunked or declares a megabyte or more: Next reads the whole
       // body of a request it passes to the proxy (keeping a copy of its start) before going on.
-      // Without the proxy, a server action's own limit (next.config.ts) refuses it with 413 as it
-      // streams in. Browsers send forms and actions with a Content-Length.
+      // Such a body meets the body guard in front of Next instead (scripts/serve.ts), which
+      // answers 413 as it passes the limit. Browsers send forms and actions with a Content-Length.
       missing: [
         { type: "header", key: "transfer-encoding" },
         { type: "header", key: "content-length", value: "\\d{7,}" },

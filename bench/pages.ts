@@ -43,7 +43,7 @@ import {
   averagePrecision,
   rankCounts,
 } from "../lib/metrics/index.ts";
-import { run, nextBin, waitForHttp } from "../scripts/lib.ts";
+import { run, nextBin, serveArgs, waitForHttp } from "../scripts/lib.ts";
 import { signInWithPassword } from "./sign-in.ts";
 
 const SMOKE = process.argv.includes("--smoke");
@@ -359,7 +359,8 @@ async function main() {
   } else {
     console.log(`Serving the existing build in ${DIST} (BENCH_BUILD=1 rebuilds it).`);
   }
-  const server = spawn(process.execPath, [nextBin(), "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  // The production server as `npm start` runs it (Next behind the body guard).
+  const server = spawn(process.execPath, serveArgs(String(PORT), "127.0.0.1"), {
     stdio: ["ignore", "ignore", "inherit"],
     env,
   });

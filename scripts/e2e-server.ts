@@ -4,9 +4,8 @@
  * seeded with the demo, and the production build (built first unless E2E_SKIP_BUILD=1).
  * It refuses any database host but this machine: the specs write data.
  */
-import { spawn } from "node:child_process";
 import { appRoleUrl, recreateDatabase } from "../test/database.ts";
-import { run, nextBin, demoAuthSecret } from "./lib.ts";
+import { run, nextBin, demoAuthSecret, startNext } from "./lib.ts";
 import { env as readEnv, inheritedEnv } from "../lib/env.ts";
 import { rmSync } from "node:fs";
 import { e2eMailDir, startSmtpSink } from "../test/smtp-sink.ts";
@@ -39,12 +38,7 @@ async function main() {
     VERDICT_PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   delete appEnv.DATABASE_MIGRATION_URL; // the owner's connection stays with the migration step
-  const child = spawn(process.execPath, [nextBin(), "start", "-p", port, "-H", "127.0.0.1"], {
-    stdio: "inherit",
-    env: appEnv,
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  startNext(port, appEnv, "127.0.0.1");
 }
 
 main().catch((error) => {

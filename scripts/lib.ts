@@ -19,9 +19,17 @@ export function nextBin(): string {
   return path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 }
 
-/** Starts `next start` and forwards signals so Ctrl-C stops the server (and frees the PGlite lock). */
-export function startNext(port: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
+/**
+ * The production server's command: Next behind the body guard (scripts/serve.ts), not bare
+ * `next start`, which would let Next read oversize bodies itself.
+ */
+export function serveArgs(port: string, hostname?: string): string[] {
+  return ["--import", "tsx", path.join(process.cwd(), "scripts", "serve.ts"), port, ...(hostname ? [hostname] : [])];
+}
+
+/** Starts the production server and forwards signals so Ctrl-C stops it (and frees the PGlite lock). */
+export function startNext(port: string, env: NodeJS.ProcessEnv, hostname?: string): ChildProcess {
+  const child = spawn(process.execPath, serveArgs(port, hostname), { stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
   return child;

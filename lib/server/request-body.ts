@@ -1,8 +1,10 @@
 import "server-only";
+import { formatBytes, MAX_JSON_BODY_BYTES } from "@/lib/security/body-limits";
 import { AppError } from "./errors";
 
-/** JSON bodies of the API are small (a decision, a shortlist, an answer): larger ones are refused unread. */
-export const MAX_JSON_BODY_BYTES = 1 << 20;
+// The limits are lib/security/body-limits.ts's, which the guard in front of Next enforces first
+// (scripts/serve.ts); these reads keep each handler bounded on its own (next dev, direct calls).
+export { MAX_JSON_BODY_BYTES };
 
 /**
  * The request's JSON body: 413 beyond MAX_JSON_BODY_BYTES (by Content-Length before reading, and
@@ -47,5 +49,3 @@ export async function readBoundedBody(req: Request, maxBytes: number, what: stri
   }
   return Buffer.concat(chunks);
 }
-
-const formatBytes = (n: number) => (n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB` : `${Math.round(n / 1024)} KiB`);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { env } from "../../env";
+import { uploadMaxBytes } from "@/lib/security/body-limits";
 import { AppError } from "../errors";
 import { reportProgress } from "./progress";
 
@@ -27,14 +28,9 @@ export interface ImportLimits {
 
 /** Defaults (env overrides): bulk evidence up to 2 GiB / 20 M rows; public files up to 50 MB. */
 export function defaultLimits(kind: "bulk" | "public"): ImportLimits {
-  const {
-    VERDICT_IMPORT_MAX_BYTES,
-    VERDICT_IMPORT_MAX_PUBLIC_BYTES,
-    VERDICT_IMPORT_MAX_ROWS,
-    VERDICT_IMPORT_KEEP_BYTES,
-  } = env();
+  const { VERDICT_IMPORT_MAX_ROWS, VERDICT_IMPORT_KEEP_BYTES } = env();
   return {
-    maxBytes: kind === "bulk" ? VERDICT_IMPORT_MAX_BYTES : VERDICT_IMPORT_MAX_PUBLIC_BYTES,
+    maxBytes: uploadMaxBytes(kind),
     maxRows: VERDICT_IMPORT_MAX_ROWS,
     keepContentBytes: VERDICT_IMPORT_KEEP_BYTES,
   };

@@ -1,11 +1,11 @@
 import "server-only";
 import { open } from "node:fs/promises";
 import type { NextRequest } from "next/server";
+import { MULTIPART_MAX_BYTES } from "@/lib/security/body-limits";
 import { AppError } from "../errors";
 import { tooLarge, type UploadFile } from "./files";
 
-/** multipart/form-data is parsed by the platform in memory: accepted only up to this size. */
-export const MULTIPART_MAX_BYTES = 64 * 1024 ** 2;
+export { MULTIPART_MAX_BYTES };
 
 export interface Upload {
   file: UploadFile;

@@ -1,20 +1,18 @@
 import { NextRequest } from "next/server";
 import { handlers } from "@/lib/server/identity/auth";
 import { errorResponse, readBoundedBody } from "@/lib/server/route";
-
-/** A sign-in form (email, password ≤ 1,024 characters, CSRF token, callback URL) is a few hundred bytes. */
-const AUTH_MAX_BODY_BYTES = 16 * 1024;
+import { SIGN_IN_MAX_BODY_BYTES } from "@/lib/security/body-limits";
 
 export const { GET } = handlers;
 
 /**
  * Auth.js reads the whole body before it looks at it: bound it first (413 beyond
- * AUTH_MAX_BODY_BYTES, counted as it streams in), then hand Auth.js the bytes read.
+ * SIGN_IN_MAX_BODY_BYTES, counted as it streams in), then hand Auth.js the bytes read.
  */
 export async function POST(req: NextRequest): Promise<Response> {
   let body: Buffer;
   try {
-    body = await readBoundedBody(req, AUTH_MAX_BODY_BYTES, "A sign-in request");
+    body = await readBoundedBody(req, SIGN_IN_MAX_BODY_BYTES, "A sign-in request");
   } catch (error) {
     return errorResponse(error);
   }
