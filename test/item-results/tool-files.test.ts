@@ -8,6 +8,7 @@ import { drainInlineJobs } from "@/lib/server/runs/queue";
 import { storedRunMetrics } from "@/lib/pack/run-input";
 import { POST as postPredictions } from "@/app/api/v1/decisions/[id]/predictions/route";
 import { POST as postPreview } from "@/app/api/v1/decisions/[id]/predictions/preview/route";
+import { counts } from "@/test/uploads";
 import { decisionWithDataset } from "./datasets";
 
 /**
@@ -55,6 +56,7 @@ const run = (name: string) => EXPECTED.runs[name]!;
 
 type Sent = { name: string; bytes: Buffer };
 const fixture = (name: string): Sent => ({ name, bytes: readFileSync(path.join(DIR, name)) });
+const text = (name: string, content: string): Sent => ({ name, bytes: Buffer.from(content, "utf8") });
 
 /** As the uploads page sends: one file as the raw body (its name in X-File-Name), several as a multipart form. */
 async function send(
@@ -175,5 +177,127 @@ describe("each tool's results, made the way the tool writes them: scikit-learn's
       expect(imported.json).toMatchObject({ rowCount: r.items.length, scoreBasis: "chosen-token-probability" });
       await expectSklearnFigures(imported.json.runId as number, expected);
     }
+  });
+});
+
+type Issue = { record?: string; line?: number; field?: string; value?: string; reason?: string };
+
+/** A refusal: 422, every problem naming its item (record or line) and field, and nothing written but the refusal's audit. */
+async function expectRefused(
+  decisionId: string,
+  before: Awaited<ReturnType<typeof counts>>,
+  result: { status: number; json: Record<string, unknown> },
+): Promise<Issue[]> {
+  expect(result.status, JSON.stringify(result.json)).toBe(422);
+  const errors = (result.json.error as { details?: { errors?: Issue[] } }).details?.errors ?? [];
+  expect(errors.length, JSON.stringify(result.json)).toBeGreaterThan(0);
+  for (const e of errors) {
+    expect(e.record ?? e.line, JSON.stringify(e)).toBeTruthy();
+    expect(e.field, JSON.stringify(e)).toBeTruthy();
+    expect(e.reason, JSON.stringify(e)).toBeTruthy();
+  }
+  const after = await counts(decisionId);
+  expect({ ...after, refused: 0 }).toEqual({ ...before, refused: 0 });
+  return errors;
+}
+
+/** The lines of a JSON Lines fixture, each changed by `edit` (by 1-based line number), joined again. */
+function editLines(name: string, edit: (line: Record<string, unknown>, n: number) => Record<string, unknown> | null) {
+  return readFileSync(path.join(DIR, name), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l, k) => edit(JSON.parse(l) as Record<string, unknown>, k + 1))
+    .filter((l) => l !== null)
+    .map((l) => JSON.stringify(l))
+    .join("\n");
+}
+
+describe("refusals a new user meets: each names its item and field, and leaves nothing behind", () => {
+  /** Import these files with the run's mapping (changed by `mapping`), on a fresh decision; the refusal's problems. */
+  async function refused(name: string, files: Sent[], mapping: Record<string, unknown> = {}): Promise<Issue[]> {
+    const r = run(name);
+    const { decisionId, candidateId, datasetVersionId, token } = await setUp(r);
+    const before = await counts(decisionId);
+    const result = await send(postPredictions, decisionId, token, files, {
+      candidateId,
+      datasetVersionId: String(datasetVersionId),
+      mapping: JSON.stringify({ ...r.mapping, ...mapping }),
+    });
+    return expectRefused(decisionId, before, result);
+  }
+
+  it("lm-eval: a line without the id field and a log-likelihood that is not a number, both named", async () => {
+    const r = run("lm-eval");
+    const broken = editLines(r.files[0]!, (line, n) => {
+      if (n === 7) return { ...line, doc: { ...(line.doc as object), case_id: undefined } };
+      if (n === 3)
+        return {
+          ...line,
+          filtered_resps: [
+            ["-1.5", "False"],
+            ["nan", "False"],
+          ],
+        };
+      return line;
+    });
+    const errors = await refused("lm-eval", [text(r.files[0]!, broken)]);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "filtered_resps[1]", line: 3 }),
+        expect.objectContaining({ field: "doc.case_id" }),
+      ]),
+    );
+    expect(JSON.stringify(errors.find((e) => e.field === "doc.case_id"))).toContain("7");
+  });
+
+  it("Inspect: a log still running, two epochs with none chosen, an unknown id, a gold label the dataset contradicts", async () => {
+    const r = run("inspect-json-epochs");
+    const name = r.files[0]!;
+    const log = JSON.parse(readFileSync(path.join(DIR, name), "utf8")) as {
+      status: string;
+      samples: { epoch: number; target: string; metadata: { case_id: string } }[];
+    };
+    const started = await refused("inspect-json-epochs", [text(name, JSON.stringify({ ...log, status: "started" }))]);
+    expect(started[0]).toMatchObject({ field: "status" });
+
+    const epochs = await refused("inspect-json-epochs", [fixture(name)], { repeat: undefined });
+    expect(epochs[0]).toMatchObject({ field: "repeat" });
+    expect(epochs[0]!.reason).toContain("several repeats");
+
+    const unknown = structuredClone(log);
+    unknown.samples.find((s) => s.epoch === 2)!.metadata.case_id = "req-9999";
+    const [notInDataset] = await refused("inspect-json-epochs", [text(name, JSON.stringify(unknown))]);
+    expect(notInDataset).toMatchObject({ field: "metadata.case_id", value: "req-9999" });
+
+    const contradicted = structuredClone(log);
+    const sample = contradicted.samples.find((s) => s.epoch === 2 && s.metadata.case_id === "req-0004")!;
+    sample.target = sample.target === " Yes" ? " No" : " Yes";
+    const [gold] = await refused("inspect-json-epochs", [text(name, JSON.stringify(contradicted))]);
+    expect(gold).toMatchObject({ field: "gold" });
+    expect(gold!.record).toContain("req-0004");
+    expect(gold!.reason).toContain("the dataset labels id req-0004");
+  });
+
+  it("HELM without its display_predictions.json, promptfoo with no provider chosen or a row without one, an unfinished OpenAI Evals log", async () => {
+    const helm = run("helm");
+    const [partner] = await refused("helm", [fixture(helm.files[0]!)]);
+    expect(JSON.stringify(partner)).toContain("display_predictions.json");
+
+    const promptfoo = run("promptfoo").files[0]!;
+    const [model] = await refused("promptfoo", [fixture(promptfoo)]);
+    expect(model).toMatchObject({ field: "model" });
+    const results = JSON.parse(readFileSync(path.join(DIR, promptfoo), "utf8")) as {
+      results: { results: { provider?: unknown }[] };
+    };
+    delete results.results.results[9]!.provider;
+    const [provider] = await refused("promptfoo", [text(promptfoo, JSON.stringify(results))], {
+      model: "openai:gpt-4.1",
+    });
+    expect(provider).toMatchObject({ record: "results.results[9]", field: "provider.id" });
+
+    const evals = run("openai-evals").files[0]!;
+    const unfinished = editLines(evals, (line) => ("final_report" in line ? null : line));
+    const [report] = await refused("openai-evals", [text(evals, unfinished)]);
+    expect(report).toMatchObject({ field: "final_report" });
   });
 });
