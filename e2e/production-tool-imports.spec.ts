@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { enrolByOperator } from "./enrol";
@@ -15,6 +15,10 @@ import { enrolByOperator } from "./enrol";
  *   AP as scikit-learn computes it from the label-token probabilities, and the provenance lines.
  * - "Popularity": the real Inspect `.eval` (ZIP) run without logprobs: hard labels only, so stage 3
  *   shows one operating point and AP/ROC-AUC "undefined" with the reason.
+ * - "Moderation": a promptfoo `results.json` with two providers interleaved (built from the real
+ *   export's shape), each provider mapped to its candidate on the page: both get their run.
+ * - "Bias at scale": lm-eval samples over 1 MB (the fixture's lines repeated under new ids) go
+ *   through the page, which streams them to the JSON API (no server action's 1 MB limit).
  * The datasets are built here from the fixture files (ids and gold labels as the tools wrote them).
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -24,6 +28,7 @@ const LM_EVAL = path.join(
   "lm-eval-harness/bias-classification/samples_bias_classification_2024-06-17T15-44-37.867068.FIRST150.jsonl",
 );
 const INSPECT_EVAL = path.join(EXTERNAL, "inspect-ai/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval");
+const PROMPTFOO = path.join(EXTERNAL, "promptfoo/sample-export.json");
 const DATABASE_URL =
   process.env.E2E_PRODUCTION_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/verdict_e2e_production";
 const PASSWORD = "tool imports analyst passphrase 2026";
@@ -222,12 +227,8 @@ async function choose(panel: Locator, files: string[]) {
   return mapping;
 }
 
-/** Import, read the run's id from the page, and wait for the job queue to compute it. */
-async function importRun(panel: Locator, decisionId: string): Promise<number> {
-  await panel.getByRole("button", { name: "Import 1 run(s)" }).click();
-  const imported = panel.getByTestId("tool-imported");
-  await expect(imported).toContainText("Imported run #", { timeout: 60_000 });
-  const runId = Number(/run #(\d+)/.exec((await imported.textContent()) ?? "")![1]);
+/** Wait for the job queue to compute a run's metrics. */
+async function computed(decisionId: string, runId: number) {
   await expect
     .poll(
       async () =>
@@ -236,6 +237,15 @@ async function importRun(panel: Locator, decisionId: string): Promise<number> {
       { timeout: 90_000 },
     )
     .toBe("DONE");
+}
+
+/** Import, read the run's id from the page, and wait for the job queue to compute it. */
+async function importRun(panel: Locator, decisionId: string): Promise<number> {
+  await panel.getByRole("button", { name: "Import 1 run(s)" }).click();
+  const imported = panel.getByTestId("tool-imported");
+  await expect(imported).toContainText("Imported run #", { timeout: 60_000 });
+  const runId = Number(/run #(\d+)/.exec((await imported.textContent()) ?? "")![1]);
+  await computed(decisionId, runId);
   return runId;
 }
 
@@ -342,4 +352,169 @@ test("a hard-label Inspect .eval: one operating point, AP and ROC-AUC undefined 
     "Scores: hard label only — inspect-ai 0.3.58.dev16+g6a87748b, task popularity (0, commit ef1d858c), model gpt-4o-mini-2024-07-18",
   );
   await expect(line).toContainText(`file ${path.basename(INSPECT_EVAL)} (sha256 ${sha256(INSPECT_EVAL).slice(0, 12)})`);
+});
+
+// "Moderation": 40 messages, every fourth toxic. Two providers answer each in one promptfoo run;
+// the flagship misses one toxic message, the mini model misses three and flags two benign ones.
+const MESSAGES = Array.from({ length: 40 }, (_, k) => ({
+  id: `msg-${String(k + 1).padStart(3, "0")}`,
+  toxic: k % 4 === 0,
+  message: `Message ${k + 1}: ${k % 4 === 0 ? "you are worthless and everyone knows it" : "see you at the meeting tomorrow"}`,
+}));
+const PROVIDERS = {
+  "openai:gpt-5": (k: number) => (k === 8 ? false : k % 4 === 0),
+  "openai:gpt-5-mini": (k: number) => ([0, 12, 20].includes(k) ? false : [3, 5].includes(k) ? true : k % 4 === 0),
+} as const;
+const MODERATION_DATASET = ["id,label,text", ...MESSAGES.map((m) => `${m.id},${m.toxic ? 1 : 0},${m.message}`)].join(
+  "\n",
+);
+
+/** The confusion counts a provider's answers give against the dataset's labels. */
+function confusion(answer: (k: number) => boolean) {
+  const c = { TP: 0, FN: 0, FP: 0, TN: 0 };
+  MESSAGES.forEach((m, k) => {
+    const flagged = answer(k);
+    c[m.toxic ? (flagged ? "TP" : "FN") : flagged ? "FP" : "TN"]++;
+  });
+  return c;
+}
+
+/**
+ * A promptfoo `results.json` (v3) as `promptfoo eval -o results.json` writes it for two providers:
+ * the real export's top level and result rows, one row per test × provider, interleaved as
+ * promptfoo runs them; the buyer's id and the message in `vars`, the answer in `response.output`.
+ */
+function promptfooResults(): string {
+  type Row = Record<string, unknown> & { testCase: Record<string, unknown> };
+  const real = JSON.parse(readFileSync(PROMPTFOO, "utf8")) as {
+    config: Record<string, unknown>;
+    results: { prompts: Record<string, unknown>[]; results: Row[] } & Record<string, unknown>;
+  } & Record<string, unknown>;
+  const template = real.results.results[0]!;
+  const label = "Answer toxic or benign only. Message: {{message}}";
+  const rows = MESSAGES.flatMap((m, k) =>
+    Object.entries(PROVIDERS).map(([provider, answer]) => {
+      const vars = { id: m.id, message: m.message };
+      const output = answer(k) ? "toxic" : "benign";
+      return {
+        ...template,
+        id: randomUUID(),
+        error: null,
+        gradingResult: { pass: true, score: 1, reason: "No assertions", namedScores: {}, componentResults: [] },
+        prompt: { raw: label.replace("{{message}}", m.message), label },
+        promptIdx: 0,
+        provider: { id: provider, label: "" },
+        response: { output, tokenUsage: { total: 60, prompt: 58, completion: 2 }, cached: false, finishReason: "stop" },
+        score: 1,
+        success: true,
+        testCase: { ...template.testCase, vars, assert: [] },
+        testIdx: k,
+        vars,
+        failureReason: 0,
+      };
+    }),
+  );
+  return JSON.stringify({
+    ...real,
+    evalId: "eval-Mod-2026-12-04T10:00:00",
+    config: {
+      ...real.config,
+      description: "Moderation triage",
+      prompts: [label],
+      providers: Object.keys(PROVIDERS),
+      tests: MESSAGES.map((m) => ({ vars: { id: m.id, message: m.message } })),
+      defaultTest: { assert: [], vars: {}, options: {}, metadata: {} },
+    },
+    results: {
+      ...real.results,
+      prompts: Object.keys(PROVIDERS).map((provider) => ({ ...real.results.prompts[0], raw: label, label, provider })),
+      results: rows,
+    },
+  });
+}
+
+test("a promptfoo file with two providers: each provider mapped to its candidate on the page, both get their run", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const decisionId = await decision("Moderation triage", "toxic", ["Acme Large", "Acme Small"], MODERATION_DATASET);
+  const results = testInfo.outputPath("results.json");
+  writeFileSync(results, promptfooResults());
+  await signIn(page, `/decisions/${decisionId}/uploads`);
+  const panel = page.getByTestId("upload-tool-results");
+  const mapping = await choose(panel, [results]);
+  await expect(mapping.getByTestId("tool-detected")).toContainText("promptfoo 0.118.10");
+  await expect(mapping.getByTestId("tool-detected")).toContainText("2 models");
+  await expect(mapping.getByTestId("tool-score-basis")).toContainText("hard label only");
+  await mapping.getByLabel("Field holding the dataset's item id").selectOption("vars.id");
+  await expect(mapping.getByTestId("id-field-evidence")).toContainText("80 of 80 match the dataset's ids");
+  await mapping.getByRole("checkbox", { name: "toxic", exact: true }).check();
+  // Neither provider's name matches a candidate: nothing is imported until the analyst maps them.
+  const modelSelect = (model: string) =>
+    mapping.locator("label", { has: page.locator("code", { hasText: new RegExp(`^${model}$`) }) }).locator("select");
+  await expect(mapping.getByTestId("tool-mapping-problems")).toContainText("Choose the candidate each model");
+  await modelSelect("openai:gpt-5").selectOption({ label: "Acme Large" });
+  await modelSelect("openai:gpt-5-mini").selectOption({ label: "Acme Large" });
+  await expect(mapping.getByTestId("tool-mapping-problems")).toContainText(
+    "Two models are mapped to the same candidate",
+  );
+  await modelSelect("openai:gpt-5-mini").selectOption({ label: "Acme Small" });
+  await panel.getByRole("button", { name: "Import 2 run(s)" }).click();
+
+  const imported = panel.getByTestId("tool-imported").locator("li");
+  await expect(imported).toHaveCount(2, { timeout: 60_000 });
+  await expect(imported.nth(0)).toContainText("for Acme Large (openai:gpt-5): 40 items, 0 missing");
+  await expect(imported.nth(1)).toContainText("for Acme Small (openai:gpt-5-mini): 40 items, 0 missing");
+  for (const line of await imported.allTextContents()) await computed(decisionId, Number(/run #(\d+)/.exec(line)![1]));
+
+  // Stage 3: each candidate's one operating point is its own provider's answers.
+  await page.goto(`/decisions/${decisionId}`);
+  for (const [candidate, provider] of [
+    ["Acme Large", "openai:gpt-5"],
+    ["Acme Small", "openai:gpt-5-mini"],
+  ] as const) {
+    for (const [cell, count] of Object.entries(confusion(PROVIDERS[provider])))
+      await expect(page.getByRole("link", { name: `${candidate}: the ${count} items in ${cell}` })).toBeVisible({
+        timeout: 60_000,
+      });
+    await expect(page.getByTestId("score-provenance").locator(`li[data-candidate="${candidate}"]`)).toContainText(
+      `Scores: hard label only — promptfoo 0.118.10, task Moderation triage, model ${provider}, file results.json (sha256 ${sha256(results).slice(0, 12)})`,
+    );
+  }
+});
+
+test("lm-eval samples over 1 MB go through the page, streamed to the API: stage 3's AP from their label-token probabilities", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  // The fixture's 150 lines twenty times over, each copy under new doc_ids (1000·copy + doc_id).
+  const copies = Array.from({ length: 20 }, (_, copy) => lmEval.map((l) => ({ ...l, doc_id: copy * 1000 + l.doc_id })));
+  const lines = copies.flat();
+  const file = testInfo.outputPath("samples_bias_classification_2026-12-04T10-00-00.000000.jsonl");
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  expect(statSync(file).size).toBeGreaterThan(3 * 1024 * 1024);
+  const dataset = ["id,label", ...lines.map((l) => `${l.doc_id},${l.doc.gold === "B" ? 1 : 0}`)].join("\n");
+  const decisionId = await decision("Bias screening at scale", "bias", ["Llama 3 8B"], dataset);
+  const ap = averagePrecision(
+    lines.map((l) => ({
+      label: l.doc.gold === "B",
+      score: softmax2(Number(l.filtered_resps[1]![0]), Number(l.filtered_resps[0]![0])),
+    })),
+  );
+
+  await signIn(page, `/decisions/${decisionId}/uploads`);
+  const panel = page.getByTestId("upload-tool-results");
+  const mapping = await choose(panel, [file]);
+  await expect(mapping.getByTestId("tool-detected")).toContainText("3,000");
+  await mapping.getByLabel("Field holding the dataset's item id").selectOption("doc_id");
+  await mapping.getByRole("checkbox", { name: "A", exact: true }).uncheck();
+  await mapping.getByRole("checkbox", { name: "B", exact: true }).check();
+  await importRun(panel, decisionId);
+  await expect(panel.getByTestId("tool-imported")).toContainText("3,000 items, 0 missing");
+
+  await page.goto(`/decisions/${decisionId}`);
+  await expect(page.getByTestId("task-figures").locator('tr[data-candidate="Llama 3 8B"]')).toContainText(
+    ap.toFixed(3),
+    { timeout: 60_000 },
+  );
 });

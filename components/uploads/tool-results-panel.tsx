@@ -1,27 +1,22 @@
 "use client";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorReport } from "./error-report";
 import { formatBytes } from "./format";
+import styles from "./uploads.module.css";
 import type { UploadContext } from "./upload-panel";
 import { CandidateChoice, DetectedRun, IdFieldChoice, LabelChoice } from "./tool-mapping";
+import { importToolResults, previewToolResults, type ToolProgress } from "./tool-results-requests";
 import {
   choiceProblems,
   importTargets,
   initialChoices,
-  mappingFor,
   type ToolChoices,
   type ToolFailure,
   type ToolImportState,
   type ToolPreviewState,
   type ToolResultsPreview,
 } from "./tool-results-state";
-
-/** Server actions carry at most 1 MB (next.config.ts); the form fields take a little of it. */
-const ACTION_FILE_BYTES = 1024 * 1024 - 16 * 1024;
-
-export type PreviewToolResults = (formData: FormData) => Promise<ToolPreviewState>;
-export type ImportToolResults = (formData: FormData) => Promise<ToolImportState>;
 
 function Failure({ failure }: { failure: ToolFailure & { model?: string } }) {
   const prefix = failure.model ? `${failure.model}: ` : "";
@@ -102,74 +97,59 @@ function MappingForm({
   );
 }
 
+/** Bytes sent of the file(s)' size, then the server's reading (and, on import, its rows). */
+function Progress({ progress }: { progress: ToolProgress }) {
+  const { step, bytes, total, rows } = progress;
+  const percent = total > 0 ? Math.min(100, Math.round((bytes / total) * 100)) : 0;
+  return (
+    <div className={styles.progress} aria-live="polite" data-testid="tool-progress">
+      <progress max={100} value={percent} aria-label="Bytes uploaded" />
+      <span className="figure">
+        {step}: {formatBytes(Math.min(bytes, total))} of {formatBytes(total)}
+        {rows !== null && ` · ${rows.toLocaleString("en-US")} items`}
+      </span>
+    </div>
+  );
+}
+
 /**
  * Another eval tool's per-item results (Inspect, lm-evaluation-harness, HELM, promptfoo, OpenAI
  * Evals): the file is read on the server, the analyst sees and corrects the mapping, then imports
- * one run per model. Verdict's own predictions schema keeps its own panel.
+ * one run per model. Files of any size: they stream to the JSON API (tool-results-requests.ts).
+ * Verdict's own predictions schema keeps its own panel.
  */
-export function ToolResultsPanel({
-  context,
-  previewAction,
-  importAction,
-}: {
-  context: UploadContext;
-  previewAction: PreviewToolResults;
-  importAction: ImportToolResults;
-}) {
+export function ToolResultsPanel({ context }: { context: UploadContext }) {
   const router = useRouter();
+  const base = `/api/v1/decisions/${encodeURIComponent(context.decisionId)}`;
   const [files, setFiles] = useState<File[]>([]);
   const [datasetVersionId, setDatasetVersionId] = useState(String(context.datasetVersions[0]?.id ?? ""));
   const [preview, setPreview] = useState<ToolPreviewState>(null);
   const [imported, setImported] = useState<ToolImportState | null>(null);
-  const [busy, startTransition] = useTransition();
+  const [progress, setProgress] = useState<ToolProgress | null>(null);
+  const busy = progress !== null;
 
-  const formWith = (chosen: File[], extra: Record<string, string>) => {
-    const data = new FormData();
-    for (const f of chosen) data.append("files", f);
-    for (const [k, v] of Object.entries(extra)) data.set(k, v);
-    return data;
-  };
-  const read = (chosen: File[], versionId: string) => {
+  const read = async (chosen: File[], versionId: string) => {
     setImported(null);
     setPreview(null);
     if (chosen.length === 0) return;
-    const size = chosen.reduce((n, f) => n + f.size, 0);
-    if (size > ACTION_FILE_BYTES) {
-      setPreview({
-        ok: false,
-        message: `These files hold ${formatBytes(size)}: this page reads tool files up to 1 MB. Import larger ones through the API or \`npx verdict import predictions\` (README: “Results from other eval tools”).`,
-      });
-      return;
-    }
-    startTransition(async () => {
-      setPreview(
-        await previewAction(formWith(chosen, { decisionId: context.decisionId, datasetVersionId: versionId })),
-      );
-    });
+    setPreview(await previewToolResults(base, chosen, versionId, setProgress));
+    setProgress(null);
   };
-  const doImport = (p: ToolResultsPreview, choices: ToolChoices) =>
-    startTransition(async () => {
-      const mapping = {
-        decisionId: context.decisionId,
-        datasetVersionId,
-        format: p.format.id,
-        targets: importTargets(p, choices).map((t) => ({
-          candidateId: t.candidateId,
-          mapping: mappingFor(p, choices, t.model),
-        })),
-      };
-      const result = await importAction(formWith(files, { mapping: JSON.stringify(mapping) }));
-      setImported(result);
-      if (result.runs.length) router.refresh();
-    });
+  const doImport = async (p: ToolResultsPreview, choices: ToolChoices) => {
+    setImported(null);
+    const result = await importToolResults(base, files, p, choices, datasetVersionId, setProgress);
+    setProgress(null);
+    setImported(result);
+    if (result.runs.length) router.refresh();
+  };
 
   return (
     <section className="card" aria-labelledby="upload-tool-results" data-testid="upload-tool-results">
       <h2 id="upload-tool-results">Results from another eval tool</h2>
       <div className="muted">
         <p>
-          Per-item results as the tool wrote them: an Inspect log (<code>.eval</code> or <code>.json</code>), an
-          lm-evaluation-harness <code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>, a HELM run&apos;s{" "}
+          Per-item results as the tool wrote them, of any size: an Inspect log (<code>.eval</code> or <code>.json</code>
+          ), an lm-evaluation-harness <code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>, a HELM run&apos;s{" "}
           <code>instances.json</code> + <code>display_predictions.json</code> (choose both), a promptfoo{" "}
           <code>results.json</code> or an OpenAI Evals record log. You then say which field holds the dataset&apos;s
           ids, which label is positive, which repeat counts and which model is which candidate.
@@ -183,7 +163,7 @@ export function ToolResultsPanel({
             disabled={busy}
             onChange={(e) => {
               setDatasetVersionId(e.currentTarget.value);
-              read(files, e.currentTarget.value);
+              void read(files, e.currentTarget.value);
             }}
           >
             {context.datasetVersions.map((v) => (
@@ -203,20 +183,20 @@ export function ToolResultsPanel({
             onChange={(e) => {
               const chosen = Array.from(e.currentTarget.files ?? []);
               setFiles(chosen);
-              read(chosen, datasetVersionId);
+              void read(chosen, datasetVersionId);
             }}
           />
         </label>
       </div>
-      {busy && !preview && <p aria-live="polite">Reading the file…</p>}
+      {progress && <Progress progress={progress} />}
       {preview && !preview.ok && <Failure failure={preview} />}
       {preview?.ok && (
         <MappingForm
-          key={`${files.map((f) => `${f.name}:${f.size}`).join("|")}@${datasetVersionId}`}
+          key={`${files.map((f) => `${f.name}:${f.size}:${f.lastModified}`).join("|")}@${datasetVersionId}`}
           preview={preview.preview}
           context={context}
           busy={busy}
-          onImport={(choices) => doImport(preview.preview, choices)}
+          onImport={(choices) => void doImport(preview.preview, choices)}
         />
       )}
       {imported && imported.runs.length > 0 && <Imported state={imported} context={context} />}

@@ -4,8 +4,8 @@ import type { ReportedIssue } from "./error-report";
 
 /**
  * The mapping step of another eval tool's per-item results (issue 24 §2) as the uploads page
- * holds it: the server's preview of the file(s), the analyst's choices, and what the server
- * actions answer. Pure, so the rules of the step (a positional id only when the analyst says
+ * holds it: the server's preview of the file(s), the analyst's choices, and what the JSON API
+ * answers. Pure, so the rules of the step (a positional id only when the analyst says
  * the order is the dataset's; at least one positive label; every model mapped or skipped) are
  * testable without a browser. The preview is `ItemResultsPreview`, declared with the pure provenance types.
  */

@@ -36,19 +36,28 @@ export interface UploadContext {
   datasetVersions: { id: number; label: string }[];
 }
 
-function newUploadId() {
+export function newUploadId() {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** POST the file as the raw request body, reporting upload progress in bytes. */
-function send(url: string, file: File, onBytes: (loaded: number) => void): Promise<{ status: number; body: unknown }> {
+/**
+ * POST a file as the raw request body (streamed by the server, any size), or several files as a
+ * multipart form (HELM's file pair), reporting upload progress in bytes.
+ */
+export function send(
+  url: string,
+  body: File | FormData,
+  onBytes: (loaded: number) => void,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
-    xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
-    xhr.setRequestHeader("X-File-Name", encodeURIComponent(file.name));
+    if (body instanceof File) {
+      xhr.setRequestHeader("Content-Type", body.type || "application/octet-stream");
+      xhr.setRequestHeader("X-File-Name", encodeURIComponent(body.name));
+    }
     xhr.upload.onprogress = (e) => onBytes(e.loaded);
     xhr.onload = () => {
       let body: unknown = null;
@@ -60,7 +69,7 @@ function send(url: string, file: File, onBytes: (loaded: number) => void): Promi
       resolve({ status: xhr.status, body });
     };
     xhr.onerror = () => reject(new Error("The upload failed (network error)."));
-    xhr.send(file);
+    xhr.send(body);
   });
 }
 
@@ -69,7 +78,10 @@ type UploadResponse = Record<string, unknown> & {
 };
 
 /** Poll the server's progress on one upload (validated rows, phase) until the returned stop is called. */
-function pollUploadProgress(url: string, dispatch: Dispatch<UploadAction>): () => void {
+export function pollUploadProgress(
+  url: string,
+  dispatch: Dispatch<Extract<UploadAction, { type: "progressed" }>>,
+): () => void {
   let polling = true;
   const poll = async () => {
     while (polling) {

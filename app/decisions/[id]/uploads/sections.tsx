@@ -4,7 +4,6 @@ import { formatBytes } from "@/components/uploads/format";
 import { formatUtc } from "@/lib/format";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { ToolResultsPanel } from "@/components/uploads/tool-results-panel";
-import { importToolResultsAction, previewToolResultsAction } from "./actions";
 
 type UploadsOverview = Awaited<ReturnType<typeof getUploadsOverview>>;
 
@@ -37,11 +36,7 @@ export function UploadPanels({ context }: { context: UploadContext }) {
           </p>
         }
       />
-      <ToolResultsPanel
-        context={context}
-        previewAction={previewToolResultsAction}
-        importAction={importToolResultsAction}
-      />
+      <ToolResultsPanel context={context} />
       <UploadPanel
         kind="leaderboard"
         context={context}

@@ -117,7 +117,12 @@ function readEvent(value: JsonObject, line: number, state: LogState, issues: Par
 function endIssues(state: LogState): ParseIssue[] {
   const issues: ParseIssue[] = [];
   if (!state.finalReport)
-    issues.push({ field: "final_report", reason: "no final_report line: the run did not finish" });
+    // No line to point at: the place it is missing from is the log's end, named so the report says where.
+    issues.push({
+      record: "end of log",
+      field: "final_report",
+      reason: "no final_report line: the run did not finish",
+    });
   if (state.matches === 0) {
     issues.push({
       field: "type",
