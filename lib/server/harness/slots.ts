@@ -217,3 +217,13 @@ export class ChunkSlots {
     this.hungry = hungry;
   }
 }
+
+/** The endpoint slots held now across every worker: the requests in flight to a candidate's endpoint (tests, benchmarks). */
+export async function endpointSlotsHeld(client: pg.Client, candidateId: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+        AND classid::int8 >= $1 AND classid::int8 < $1 + 1024 AND objid::int8 = ($2::int8 & 4294967295)`,
+    [ENDPOINT_SLOT_CLASS, keyOf(candidateId)],
+  );
+  return rows[0]!.n;
+}
