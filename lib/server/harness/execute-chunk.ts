@@ -235,10 +235,10 @@ function requestPool(
           await answer(item);
         }
       } catch (error) {
-        reject(error);
+        fail(error);
       } finally {
         active--;
-        void slots.settle(() => active).catch(reject);
+        void slots.settle(() => active).catch(fail);
         if (active === 0) idleSince = performance.now();
         if (active === 0 && finished()) done(true);
       }
@@ -254,13 +254,18 @@ function requestPool(
     const tick = setInterval(() => {
       if (active === 0 && finished()) return done(true);
       if (active === 0 && performance.now() - idleSince > NO_SLOT_WAIT_MS) return done(false);
-      slots.rebalance(() => Math.min(active + items.length - next, items.length), apply).catch(reject);
+      slots.rebalance(() => Math.min(active + items.length - next, items.length), apply).catch(fail);
     }, REBALANCE_MS);
     const done = (answered: boolean) => {
       closed = true;
       clearInterval(tick);
       resolve(answered);
     };
-    void slots.rebalance(() => items.length, apply).catch(reject);
+    const fail = (error: unknown) => {
+      closed = true;
+      clearInterval(tick);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    void slots.rebalance(() => items.length, apply).catch(fail);
   });
 }

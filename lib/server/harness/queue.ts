@@ -60,7 +60,8 @@ async function runTurn(runId: number): Promise<(() => void) | null> {
   turns.set(runId, mine);
   return () => {
     resolve();
-    if (turns.get(runId) === mine) turns.delete(runId);
+    // A waiting chunk takes the entry over as it resumes; until then it stands for this run here.
+    if (turns.get(runId) === mine && !mine.next) turns.delete(runId);
   };
 }
 
