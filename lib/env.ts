@@ -80,6 +80,7 @@ const schema = z.object({
   VERDICT_HARNESS_STALL_MS: positiveInt("milliseconds").optional(),
   VERDICT_HARNESS_MAX_ATTEMPTS: positiveInt("attempts per item").optional(),
   VERDICT_HARNESS_BACKOFF_MS: positiveInt("milliseconds").optional(),
+  VERDICT_HARNESS_WORKER_SLOTS: positiveInt("requests in flight from this process").optional(),
   // The CLI.
   VERDICT_TOKEN: text.optional(),
   VERDICT_PASSWORD: text.optional(),

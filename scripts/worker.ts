@@ -4,7 +4,9 @@
  * - "compute-eval-run": an eval run's metrics (an upload's, a harness run's, or a recomputation
  *   after a parameter change) and then its decision's paired comparisons, or the comparisons alone
  *   (queued by recovery or after the evaluation dataset version changed);
- * - "harness-chunk": a harness run's chunks of items sent to a model endpoint.
+ * - "harness-chunk": a harness run's chunks of items sent to a model endpoint, up to 8 at once and
+ *   one per run, each holding its fair share of the endpoint's slots across every worker
+ *   (lib/server/harness/slots.ts; VERDICT_HARNESS_WORKER_SLOTS caps this process's requests).
  * Like every app process it also recovers: lost jobs taken over every 10 s, the full sweep every
  * 5 minutes (lib/server/maintenance/recovery.ts), harness runs resumed every minute. Each job logs
  * a JSON line at start, finish and failure with role "worker", host and pid (lib/server/runs/job-log.ts).

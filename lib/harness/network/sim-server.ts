@@ -62,6 +62,8 @@ export interface SimServer {
   configure(patch: Partial<SimConfig>): void;
   /** Every request with a directive id answered so far, in arrival order. */
   log: SimRequestLog[];
+  /** Requests received and not yet answered in full (or abandoned): what the endpoint is serving now. */
+  readonly inFlight: number;
   requestsFor(id: string): number;
   reset(): void;
   close(): Promise<void>;
@@ -118,7 +120,7 @@ export async function startSimServer(
   port = 0,
   host = "127.0.0.1",
 ): Promise<SimServer> {
-  const sim: SimState = { config: { ...DEFAULT_SIM_CONFIG, ...config }, log: [], counts: new Map() };
+  const sim: SimState = { config: { ...DEFAULT_SIM_CONFIG, ...config }, log: [], counts: new Map(), inFlight: 0 };
   const { config: state, log, counts } = sim;
   const sockets = new Set<import("node:net").Socket>();
 
@@ -127,6 +129,8 @@ export async function startSimServer(
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
       return;
     }
+    sim.inFlight++;
+    res.once("close", () => sim.inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => answer(sim, Buffer.concat(chunks).toString("utf8"), res));
@@ -147,6 +151,9 @@ export async function startSimServer(
     config: state,
     configure: (patch) => Object.assign(state, patch),
     log,
+    get inFlight() {
+      return sim.inFlight;
+    },
     requestsFor: (id) => counts.get(id) ?? 0,
     reset: () => {
       log.length = 0;
@@ -166,6 +173,7 @@ interface SimState {
   log: SimRequestLog[];
   /** Requests so far per directive id (a `fail … times=n` directive counts against it). */
   counts: Map<string, number>;
+  inFlight: number;
 }
 
 /** What one reply says and how fast, decided before anything is written. */

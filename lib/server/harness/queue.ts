@@ -11,6 +11,11 @@ import { loggedJob } from "../runs/job-log";
  * so every `npm run worker` (and web process, unless VERDICT_WORKER=0) shares them; in-process on
  * the embedded database (or VERDICT_JOBS=inline), one chunk at a time.
  *
+ * A process works up to CHUNKS_AT_ONCE chunks at once, but one chunk per run (and the run's next
+ * one waiting for its tail, `runTurn`): so the runs on an endpoint are all worked while any
+ * process has room, and a run's chunks spread over the live workers instead of queueing in one.
+ * Each chunk then holds its fair share of the endpoint's slots (slots.ts).
+ *
  * Liveness needs no heartbeat: a chunk runs under its advisory lock on a session of its own
  * (slots.ts), and `resumeHarnessRuns` — at start and every RESUME_INTERVAL_MS — queues again every
  * chunk of an active run that has items without a stored result. A duplicate job finds the chunk
@@ -19,13 +24,46 @@ import { loggedJob } from "../runs/job-log";
 export const HARNESS_QUEUE = "harness-chunk";
 export const RESUME_INTERVAL_MS = 60_000;
 const NO_SLOT_RETRY_S = 2;
+/** A chunk of a run this process already works (and whose next chunk already waits here): back to the queue for another process. */
+const BUSY_RETRY_S = 1;
+export const CHUNKS_AT_ONCE = 8;
 
 type Boss = import("pg-boss");
 const holder = globalThis as typeof globalThis & {
   __verdictHarnessWorker?: Promise<void>;
   __verdictHarnessInline?: Promise<void>;
   __verdictHarnessTimer?: NodeJS.Timeout;
+  __verdictHarnessTurns?: Map<number, Turn>;
 };
+
+/** A run's chunk in this process: `passed` when it has sent its last item (or ended); `next`: a chunk waits for it. */
+interface Turn {
+  passed: Promise<void>;
+  next: boolean;
+}
+const turns = (holder.__verdictHarnessTurns ??= new Map<number, Turn>());
+
+/**
+ * This process's turn at a run: at once if it works no chunk of the run; after the current chunk's
+ * last item is sent if no other chunk waits for it; null otherwise. Returns `pass`, to call when
+ * this chunk has sent its last item or ends (idempotent).
+ */
+async function runTurn(runId: number): Promise<(() => void) | null> {
+  const current = turns.get(runId);
+  if (current?.next) return null;
+  if (current) {
+    current.next = true;
+    await current.passed;
+  }
+  let resolve!: () => void;
+  const mine: Turn = { passed: new Promise<void>((r) => (resolve = r)), next: false };
+  turns.set(runId, mine);
+  return () => {
+    resolve();
+    // A waiting chunk takes the entry over as it resumes; until then it stands for this run here.
+    if (turns.get(runId) === mine && !mine.next) turns.delete(runId);
+  };
+}
 
 export async function enqueueChunks(database: Database, runId: number, chunks: readonly number[]): Promise<void> {
   if (!queueEnabled(database)) {
@@ -55,17 +93,25 @@ export async function drainInlineChunks(): Promise<void> {
   }
 }
 
+/** A chunk this process executes under its turn at the run; "busy" when the run has a chunk here and another waiting. */
+async function executeInTurn(database: Database, runId: number, chunk: number) {
+  const pass = await runTurn(runId);
+  if (!pass) return "busy" as const;
+  try {
+    return await executeChunk(database, runId, chunk, pass);
+  } finally {
+    pass();
+  }
+}
+
 /** One chunk, then what follows it: the run's end (eval run, serving row, metrics job) or the sweep's next level. */
 export async function runChunkJob(database: Database, runId: number, chunk: number, boss: Boss | null): Promise<void> {
   for (;;) {
-    const outcome = await executeChunk(database, runId, chunk);
-    if (outcome === "no-slots") {
+    const outcome = await executeInTurn(database, runId, chunk);
+    if (outcome === "no-slots" || outcome === "busy") {
       if (boss) {
-        await boss.send(
-          HARNESS_QUEUE,
-          { runId, chunk },
-          { retryLimit: 0, startAfter: NO_SLOT_RETRY_S, expireInSeconds: 23 * 3600 },
-        );
+        const startAfter = outcome === "busy" ? BUSY_RETRY_S : NO_SLOT_RETRY_S;
+        await boss.send(HARNESS_QUEUE, { runId, chunk }, { retryLimit: 0, startAfter, expireInSeconds: 23 * 3600 });
         return;
       }
       await new Promise((r) => setTimeout(r, NO_SLOT_RETRY_S * 1000));
@@ -113,13 +159,15 @@ export async function enqueueRun(database: Database, runId: number): Promise<voi
 async function workHarnessQueue(boss: Boss, database: Database): Promise<void> {
   holder.__verdictHarnessWorker ??= (async () => {
     await boss.createQueue(HARNESS_QUEUE);
-    await boss.work<{ runId: number; chunk: number }>(
-      HARNESS_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 1 },
-      async (jobs) => {
-        for (const job of jobs) await runLoggedChunk(database, job.data.runId, job.data.chunk, boss, job.id);
-      },
-    );
+    // pg-boss 10 works one batch at a time per work(): CHUNKS_AT_ONCE of them, one chunk each.
+    for (let i = 0; i < CHUNKS_AT_ONCE; i++)
+      await boss.work<{ runId: number; chunk: number }>(
+        HARNESS_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 1 },
+        async (jobs) => {
+          for (const job of jobs) await runLoggedChunk(database, job.data.runId, job.data.chunk, boss, job.id);
+        },
+      );
   })();
   return holder.__verdictHarnessWorker;
 }
