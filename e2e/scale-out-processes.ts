@@ -44,16 +44,6 @@ export class AppProcess {
     if (this.alive) process.kill(-this.child.pid!, "SIGKILL");
     await this.exited;
   }
-
-  /** The pid that prints the job log: the worker itself; a server's `next start` child. */
-  logPid(): number | undefined {
-    return this.lines.find((l) => l.event === "process.start")?.pid;
-  }
-
-  /** The last log line about `run` (or about the decision's comparisons, run null). */
-  lastLineFor(run: number | null): JobLine | undefined {
-    return this.lines.filter((l) => l.run === run || (run === null && l.job === "compute-comparisons")).at(-1);
-  }
 }
 
 function startIn(name: string, args: string[], env: NodeJS.ProcessEnv): AppProcess {
