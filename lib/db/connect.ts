@@ -32,10 +32,10 @@ export type Database = ServerDatabase | EmbeddedDatabase;
  * load"). maxWait: how long `$transaction` waits to start (a pooled connection and its BEGIN);
  * timeout: how long it may then run. Prisma's defaults (2 s, 5 s) turned a busy server into 500s
  * (P2028) for requests that had only queued: fifty signers wait one after another on their
- * decision's row lock, and a job computing a million items in the same process can hold the event
- * loop for seconds. A minute covers the queue bench:signing measures with room to spare; a wait
- * beyond it is answered 503 with Retry-After (lib/server/errors.ts), never 500. A call that needs
- * more (the demo seed, a harness run's finish) passes its own.
+ * decision's row lock while jobs recomputing million-item runs take the cores. A minute covers
+ * the queue bench:signing measures (its slowest signer ≈ 25–45 s on a busy 2-core machine); a wait
+ * beyond it is answered 503 with Retry-After (lib/server/errors.ts), never 500. A few calls pass
+ * their own (the demo seed, a harness run's finish).
  */
 export const TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 60_000 } as const;
 
