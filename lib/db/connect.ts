@@ -27,6 +27,18 @@ export type EmbeddedDatabase = {
 };
 export type Database = ServerDatabase | EmbeddedDatabase;
 
+/**
+ * Every interactive transaction's bounds, for both drivers (ARCHITECTURE.md, "Transactions under
+ * load"). maxWait: how long `$transaction` waits to start (a pooled connection and its BEGIN);
+ * timeout: how long it may then run. Prisma's defaults (2 s, 5 s) turned a busy server into 500s
+ * (P2028) for requests that had only queued: fifty signers wait one after another on their
+ * decision's row lock while jobs recomputing million-item runs take the cores. A minute covers
+ * the queue bench:signing measures (its slowest signer ≈ 25–45 s on a busy 2-core machine); a wait
+ * beyond it is answered 503 with Retry-After (lib/server/errors.ts), never 500. A few calls pass
+ * their own (the demo seed, a harness run's finish).
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 60_000 } as const;
+
 export function embeddedDataDir(): string {
   return env().VERDICT_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
@@ -87,7 +99,7 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Embedde
     release();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
   const onExit = () => release();
   process.once("exit", onExit);
   return {
@@ -106,7 +118,7 @@ export async function openEmbedded(dataDir = embeddedDataDir()): Promise<Embedde
 
 export function openServer(url: string): ServerDatabase {
   const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   return {
     mode: "server",
     prisma,

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
-import { AppError } from "./errors";
+import { AppError, busyError } from "./errors";
 import { currentSession, type Actor } from "./session";
 import { requestInfo } from "./request-info";
 import type { RequestInfo } from "./audit/write";
@@ -46,7 +46,8 @@ export function defineAction<S extends z.ZodType>(options: {
           ok: true,
         }
       );
-    } catch (error) {
+    } catch (thrown) {
+      const error = busyError(thrown) ?? thrown;
       // A domain rule that names a field (a clashing name, a rationale that cites nothing, a
       // parameter missing after a copy) shows beside that field, like a schema error.
       if (error instanceof AppError) {

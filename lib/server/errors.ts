@@ -33,6 +33,23 @@ export class AppError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait before retrying a request the server was too busy to start. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Prisma's P2028: a transaction that did not start within its maxWait, or outlived its timeout
+ * (TRANSACTION_OPTIONS, lib/db/connect.ts). Nothing was written — the transaction rolled back —
+ * so the honest answer is "busy, try again" (503 with Retry-After), not an internal error.
+ */
+export function busyError(error: unknown): AppError | null {
+  if ((error as { code?: unknown } | null)?.code !== "P2028") return null;
+  return new AppError(
+    "UNAVAILABLE",
+    `The server is too busy to take this now; nothing was changed. Try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`,
+    { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+  );
+}
+
 export const forbiddenError = (what = "You do not have permission to do this.") => new AppError("FORBIDDEN", what);
 export const notFoundError = (what: string) => new AppError("NOT_FOUND", `${what} was not found.`);
 

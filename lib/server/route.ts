@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { can, type Permission } from "@/lib/auth/permissions";
-import { AppError, fieldProblems } from "./errors";
+import { AppError, busyError, fieldProblems } from "./errors";
 import { currentSession, type Actor } from "./session";
 import { actorForToken } from "./identity/api-tokens";
 import type { RequestInfo } from "./audit/write";
@@ -62,11 +62,13 @@ export function requestInfoOf(headers: Headers): RequestInfo {
   return { ip: clientIpFrom((name) => headers.get(name)), userAgent: headers.get("user-agent")?.slice(0, 512) ?? null };
 }
 
-export function errorResponse(error: unknown): Response {
+export function errorResponse(thrown: unknown): Response {
+  const error = busyError(thrown) ?? thrown;
   if (error instanceof AppError) {
+    const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
     return NextResponse.json(
       { error: { code: error.code, message: error.message, details: error.details } },
-      { status: error.status },
+      { status: error.status, headers: retryAfter ? { "Retry-After": String(retryAfter) } : undefined },
     );
   }
   if (error instanceof z.ZodError) {

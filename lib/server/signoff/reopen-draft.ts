@@ -4,7 +4,7 @@ import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../actors";
-import { lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
+import { lockDecision, transitionStatus } from "./revisions";
 
 /** Analyst: CHANGES_REQUESTED → DRAFT (SPEC §7), to rework the evidence before submitting again. */
 export async function reopenDraft(actor: Actor, decisionId: string, request: RequestInfo = {}) {
@@ -15,5 +15,5 @@ export async function reopenDraft(actor: Actor, decisionId: string, request: Req
     if (status !== "CHANGES_REQUESTED")
       throw new AppError("CONFLICT", "Only a decision with changes requested goes back to draft.");
     await transitionStatus(tx, actor, decisionId, "CHANGES_REQUESTED", "DRAFT", request);
-  }, SIGNOFF_TX);
+  });
 }

@@ -4,7 +4,7 @@ import type { RequestInfo } from "../audit/write";
 import { db } from "../db";
 import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../actors";
-import { lockDecision, SIGNOFF_TX, transitionStatus, ensureCurrentRevision } from "./revisions";
+import { lockDecision, transitionStatus, ensureCurrentRevision } from "./revisions";
 
 /** Approver: IN_REVIEW → CHANGES_REQUESTED, with the reason (kept in the transition's audit event, shown in the review page's history). */
 export async function requestChanges(actor: Actor, decisionId: string, reason: string, request: RequestInfo = {}) {
@@ -21,5 +21,5 @@ export async function requestChanges(actor: Actor, decisionId: string, reason: s
       reason: why,
       revision: revision.number,
     });
-  }, SIGNOFF_TX);
+  });
 }

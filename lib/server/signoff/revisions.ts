@@ -143,6 +143,3 @@ export async function transitionStatus(
 }
 
 export const label = (status: DecisionStatus) => status.toLowerCase().replace("_", " ");
-
-/** Interactive transactions here wait on a row lock behind other signers: allow for it. */
-export const SIGNOFF_TX = { maxWait: 60_000, timeout: 60_000 } as const;

@@ -7,7 +7,7 @@ import { db, type Tx } from "../db";
 import { AppError, forbiddenError, notFoundError } from "../errors";
 import type { Actor } from "../actors";
 import { frozenGates, frozenOperatingPoint } from "./build-pack";
-import { ensureCurrentRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
+import { ensureCurrentRevision, lockDecision, transitionStatus } from "./revisions";
 import { verifySigningPassword } from "./signing-password";
 import { signingRefusal } from "./separation";
 import { SIGNATURE_SELECT } from "../audit/signature-select";
@@ -50,7 +50,7 @@ export async function signPack(actor: Actor, decisionId: string, input: SignInpu
   await refuseBeforePassword(prisma, actor, decisionId, input.meaning, request);
   await verifySigningPassword(actor, input.email, input.password, request);
   await freezeSignedRevision(prisma, actor, decisionId, input.revisionSha256, request);
-  return prisma.$transaction((tx) => recordSignature(tx, actor, decisionId, input, statement, request), SIGNOFF_TX);
+  return prisma.$transaction((tx) => recordSignature(tx, actor, decisionId, input, statement, request));
 }
 
 /** The signer's permission for this meaning and the statement's own rules, before any database read. */
@@ -90,9 +90,7 @@ async function refuseBeforePassword(
       select: { number: true, createdAt: true },
     });
     return signingRefusal(tx, { actor, decisionId, revision: latest, meaning, request });
-    // Waits for a pooled connection like the signing transaction (SIGNOFF_TX): under a burst of
-    // signers the default 2 s maxWait answered P2028, a 500, to a signer who had done nothing wrong.
-  }, SIGNOFF_TX);
+  });
   if (refusedEarly) throw forbiddenError(refusedEarly);
 
   const target = await prisma.decision.findUnique({ where: { id: decisionId }, select: { status: true } });
@@ -115,7 +113,7 @@ async function freezeSignedRevision(
     const { status } = await lockDecision(tx, decisionId);
     if (status !== "IN_REVIEW") throw new AppError("CONFLICT", NOT_IN_REVIEW);
     return (await ensureCurrentRevision(tx, actor, decisionId, request)).revision;
-  }, SIGNOFF_TX);
+  });
   if (current.sha256 !== revisionSha256) {
     throw new AppError(
       "CONFLICT",

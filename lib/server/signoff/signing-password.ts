@@ -5,7 +5,6 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { verifyPassword } from "../identity/passwords";
 import type { Actor } from "../actors";
-import { SIGNOFF_TX } from "./revisions";
 
 // At most this many wrong signing passwords per user in the window; counted from the audit
 // trail itself, so the limit holds across app servers and restarts.
@@ -53,7 +52,7 @@ export async function verifySigningPassword(
     if (ok) return "ok" as const;
     await recordAudit(tx, { ...audit, action: "signature.failed_password", after: { failuresInWindow: failures + 1 } });
     return "wrong" as const;
-  }, SIGNOFF_TX);
+  });
   if (outcome === "limited")
     throw new AppError("RATE_LIMITED", "Too many wrong passwords at signing. Try again in 15 minutes.");
   if (outcome === "wrong")

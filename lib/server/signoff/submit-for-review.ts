@@ -6,7 +6,7 @@ import { AppError, forbiddenError } from "../errors";
 import type { Actor } from "../actors";
 import { buildPack } from "./build-pack";
 import { assertSubmittable } from "./submission-check";
-import { ensureCurrentRevision, label, latestRevision, lockDecision, SIGNOFF_TX, transitionStatus } from "./revisions";
+import { ensureCurrentRevision, label, latestRevision, lockDecision, transitionStatus } from "./revisions";
 
 /**
  * Analyst: DRAFT or CHANGES_REQUESTED → IN_REVIEW, freezing a pack revision. An approved or
@@ -33,5 +33,5 @@ export async function submitForReview(actor: Actor, decisionId: string, request:
       sha256: revision.sha256,
     });
     return revision;
-  }, SIGNOFF_TX);
+  });
 }
