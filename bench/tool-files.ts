@@ -172,14 +172,45 @@ function inspectHeader(n: number): string {
   });
 }
 
-/** An Inspect `.eval` of n samples, members deflated (as Inspect wrote them to 0.3.205), written as a stream. */
+/** A sample's summary, as Inspect keeps it in the journal and in `summaries.json`. */
+function inspectSummary(item: GeneratedItem): object {
+  const answer = item.logYes >= item.logNo ? "Yes" : "No";
+  const target = item.positive ? "Yes" : "No";
+  return {
+    id: item.id,
+    epoch: 1,
+    input: `sentence ${item.id}`,
+    target,
+    scores: { match: { value: answer === target ? "C" : "I", answer } },
+  };
+}
+
+/** Samples per journal flush: Inspect's log buffer on a local file system. */
+const LOG_BUFFER = 10;
+
+/**
+ * An Inspect `.eval` of n samples, members deflated (as Inspect wrote them to 0.3.205), written as
+ * a stream: the journal's start, each sample with a summaries member per flush of the log buffer,
+ * then `summaries.json` and `header.json` at the end.
+ */
 export async function writeInspectEval(file: string, n: number): Promise<void> {
   if (existsSync(file)) return;
   const tmp = `${file}.${process.pid}.tmp`;
   const zip = new ZipWriter(Writable.toWeb(createWriteStream(tmp)), { useWebWorkers: false, level: 6 });
   await zip.add("_journal/start.json", new TextReader(inspectHeader(n)));
-  for (const item of generatedItems(n))
+  let flushed: object[] = [];
+  let flushes = 0;
+  const all: object[] = [];
+  for (const item of generatedItems(n)) {
     await zip.add(`samples/${item.id}_epoch_1.json`, new TextReader(inspectSample(item)));
+    flushed.push(inspectSummary(item));
+    if (flushed.length === LOG_BUFFER || all.length + flushed.length === n) {
+      await zip.add(`_journal/summaries/${++flushes}.json`, new TextReader(JSON.stringify(flushed)));
+      all.push(...flushed);
+      flushed = [];
+    }
+  }
+  await zip.add("summaries.json", new TextReader(JSON.stringify(all)));
   await zip.add("header.json", new TextReader(inspectHeader(n)));
   await zip.close();
   renameSync(tmp, file);

@@ -71,6 +71,8 @@ function child(args: string[]): ChildResult {
     [
       `--max-old-space-size=${HEAP_MB}`,
       "--expose-gc",
+      // BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there (where an import's time goes).
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       "--conditions=react-server",
       "--import",
       "tsx",

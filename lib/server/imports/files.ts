@@ -67,13 +67,9 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
       hash.update(chunk as Buffer);
     }
   } else {
-    const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
-    liveSpools.add(dir);
-    filePath = path.join(dir, randomBytes(8).toString("hex"));
-    cleanup = async () => {
-      await rm(dir, { recursive: true, force: true });
-      liveSpools.delete(dir);
-    };
+    const scratch = await scratchDirectory();
+    filePath = path.join(scratch.dir, randomBytes(8).toString("hex"));
+    cleanup = scratch.cleanup;
     const out = createWriteStream(filePath);
     try {
       for await (const chunk of file.stream) {
@@ -102,6 +98,20 @@ export async function spool(file: UploadFile, limits: ImportLimits, uploadId?: s
     content: async () => (sizeBytes <= limits.keepContentBytes ? readFile(filePath) : null),
     cleanup,
   };
+}
+
+/**
+ * A folder for an import's own scratch files (the tool importer's side file of checks), named like
+ * a spool folder so the recovery sweep removes it if the process dies; `cleanup` removes it.
+ */
+export async function scratchDirectory(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
+  liveSpools.add(dir);
+  const cleanup = async () => {
+    await rm(dir, { recursive: true, force: true });
+    liveSpools.delete(dir);
+  };
+  return { dir, cleanup };
 }
 
 /**

@@ -70,13 +70,19 @@ export function predictionSpec(
       if (!r.ok) return r;
       return { ok: true, read: (values, l) => readPredictionRow(values, r.cols, mapping, l) };
     },
-    // csvRow's fields written out: this runs once per row of files of millions (the numbers are
-    // finite, checked by the row's reader; a string goes through csvField's quoting rule).
-    toCsv: (r) =>
-      `${csvField(r.itemId)},${r.score ?? ""},${r.predicted === null ? "" : r.predicted ? "t" : "f"},${r.parseFailure ? "t" : "f"},${r.rawOutput === null ? "" : csvField(r.rawOutput)},${r.latencyMs ?? ""},${r.inputTokens ?? ""},${r.outputTokens ?? ""}\n`,
+    toCsv: predictionCsv,
     itemId: (r) => r.itemId,
   };
 }
+
+/**
+ * A prediction as a COPY row of PREDICTION_FIELDS, for every writer of a run's table (this upload
+ * and the other tools' importer): csvRow's fields written out, as this runs once per row of files
+ * of millions (the numbers are finite, checked by the row's reader or mapper; a string goes
+ * through csvField's quoting rule).
+ */
+export const predictionCsv = (r: PredictionRow): string =>
+  `${csvField(r.itemId)},${r.score ?? ""},${r.predicted === null ? "" : r.predicted ? "t" : "f"},${r.parseFailure ? "t" : "f"},${r.rawOutput === null ? "" : csvField(r.rawOutput)},${r.latencyMs ?? ""},${r.inputTokens ?? ""},${r.outputTokens ?? ""}\n`;
 
 /**
  * The run already imported from these bytes for this candidate on this dataset version, if any:

@@ -17,6 +17,8 @@ import { ZipFile, type ZipMember } from "./zip-members";
 /** Samples per items event. */
 const BATCH = 256;
 const SAMPLE_ENTRY = /^samples\/.+_epoch_\d+\.json$/;
+/** The summaries Inspect flushes to its journal as it runs: one small JSON array each, every sample's target in them. */
+const JOURNAL_SUMMARIES = /^_journal\/summaries\/\d+\.json$/;
 
 function detect(head: Buffer, fileName: string): number {
   const isEvalName = /\.eval$/i.test(fileName);
@@ -85,7 +87,8 @@ async function* readEvalZip(source: ByteSource): AsyncGenerator<ItemResultEvent>
   const first = samples[0] ? await readMember(zip, samples[0]) : undefined;
   const model = first && "value" in first ? resolvedModel(first.value) : undefined;
   yield { kind: "run", run: readInspectRun(header, model) };
-  yield* readZipSamples(zip, samples);
+  const summaries = members.filter((m) => JOURNAL_SUMMARIES.test(m.name));
+  yield* readZipSamples(zip, samples, summaries);
 }
 
 /** Samples into items, in batches; the label set is loaded the first time a sample carries logprobs. */
@@ -110,8 +113,14 @@ class SampleItems {
   }
 }
 
-async function* readZipSamples(zip: ZipFile, samples: ZipMember[]): AsyncGenerator<ItemResultEvent> {
-  const items = new SampleItems(() => zipTargets(zip, samples));
+async function* readZipSamples(
+  zip: ZipFile,
+  samples: ZipMember[],
+  summaries: ZipMember[],
+): AsyncGenerator<ItemResultEvent> {
+  const items = new SampleItems(
+    async () => (await summaryTargets(zip, summaries, samples.length)) ?? zipTargets(zip, samples),
+  );
   for (const sample of samples) {
     const member = await readMember(zip, sample);
     if ("issue" in member) yield { kind: "issue", issue: member.issue };
@@ -139,7 +148,32 @@ function missingSamples(header: JsonObject, held: number): ParseIssue | undefine
   return undefined;
 }
 
-/** The log's distinct gold labels (trimmed), the label tokens a logprob softmax spans. */
+/**
+ * The log's distinct gold labels from the journal's summaries — a few members instead of every
+ * sample — when they summarise exactly the samples the log holds (else undefined: a log written
+ * without them, or cut, is read sample by sample).
+ */
+async function summaryTargets(
+  zip: ZipFile,
+  summaries: ZipMember[],
+  sampleCount: number,
+): Promise<string[] | undefined> {
+  if (summaries.length === 0) return undefined;
+  const targets = new Set<string>();
+  let count = 0;
+  for (const summary of summaries) {
+    const member = await readMember(zip, summary);
+    if (!("value" in member) || !Array.isArray(member.value)) return undefined;
+    for (const entry of member.value) {
+      count++;
+      const target = isObject(entry) ? inspectTarget(entry.target) : undefined;
+      if (target) targets.add(target);
+    }
+  }
+  return count === sampleCount ? [...targets].sort() : undefined;
+}
+
+/** The log's distinct gold labels (trimmed), the label tokens a logprob softmax spans: read from every sample. */
 async function zipTargets(zip: ZipFile, samples: ZipMember[]): Promise<string[]> {
   const targets = new Set<string>();
   for (const sample of samples) {

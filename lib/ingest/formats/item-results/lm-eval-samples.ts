@@ -1,5 +1,5 @@
 import type { ByteSource } from "../../byte-source";
-import { readJsonlBatches } from "../../records";
+import { InvalidUtf8Error, utf8Chunks } from "../../records";
 import { show } from "../issues";
 import { isObject, type JsonObject } from "../json";
 import type { ParseIssue } from "../types";
@@ -38,19 +38,54 @@ export function taskFromSamplesFileName(fileName: string | undefined): string | 
 async function* read(source: ByteSource, options?: ItemResultReadOptions): AsyncGenerator<ItemResultEvent> {
   const task = taskFromSamplesFileName(options?.fileName);
   yield { kind: "run", run: task === undefined ? { tool: TOOL } : { tool: TOOL, task } };
-  for await (const batch of readJsonlBatches(source)) {
-    const items: ToolItem[] = [];
-    const issues: ParseIssue[] = [];
-    for (const event of batch) {
-      if (event.kind === "record") {
-        const read = readSampleLine(event.values, event.line);
-        if ("issue" in read) issues.push(read.issue);
-        else items.push(read.item);
-      } else if (event.kind === "row-error" || event.kind === "file-error") issues.push(event.issue);
+  let rest = "";
+  let line = 0;
+  let items: ToolItem[] = [];
+  const issues: ParseIssue[] = [];
+  // One line is one JSON document: split on newlines and JSON.parse each (the samples file can be
+  // 1 GB; only a chunk and the line being read are held), its items yielded once per chunk.
+  const take = (text: string) => {
+    line++;
+    const read = readLine(text, line);
+    if (read === undefined) return;
+    if ("issue" in read) issues.push(read.issue);
+    else items.push(read.item);
+  };
+  try {
+    for await (const chunk of utf8Chunks(source)) {
+      const text = line === 0 && rest === "" && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : rest + chunk;
+      let start = 0;
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+        take(text.slice(start, end));
+        start = end + 1;
+      }
+      rest = text.slice(start);
+      if (items.length) yield { kind: "items", items };
+      items = [];
+      yield* issues.splice(0).map((issue): ItemResultEvent => ({ kind: "issue", issue }));
     }
-    if (items.length) yield { kind: "items", items };
-    for (const issue of issues) yield { kind: "issue", issue };
+    if (rest !== "") take(rest);
+  } catch (error) {
+    if (!(error instanceof InvalidUtf8Error)) throw error;
+    issues.push({ line: error.line, field: "(file)", reason: "not valid UTF-8" });
   }
+  if (items.length) yield { kind: "items", items };
+  for (const issue of issues) yield { kind: "issue", issue };
+}
+
+/** One line of the file: blank (undefined), not a JSON object (an issue at its line), or a sample. */
+function readLine(raw: string, at: number): LineRead | undefined {
+  const text = raw.trim();
+  if (text === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = `not valid JSON (${error instanceof Error ? error.message : "parse error"}); truncated?`;
+    return { issue: { line: at, field: "(row)", value: show(text), reason } };
+  }
+  if (!isObject(value)) return { issue: { line: at, field: "(row)", value: show(text), reason: "not a JSON object" } };
+  return readSampleLine(value, at);
 }
 
 type LineRead = { item: ToolItem } | { issue: ParseIssue };

@@ -37,6 +37,8 @@ const DEFLATE = 8;
 const ZSTD = 93;
 /** Bytes read ahead: one read serves many small neighbouring members or directory entries. */
 const WINDOW = 1 << 20;
+/** The largest output buffer allocated up front from a member's stated size (a damaged directory may state anything). */
+const MAX_CHUNK = 16 << 20;
 
 export class ZipError extends Error {}
 
@@ -90,7 +92,9 @@ export class ZipFile {
       case STORED:
         return raw;
       case DEFLATE:
-        return inflateRawSync(raw);
+        // The output in one buffer of the size the directory states (zlib's default is 16 KiB
+        // chunks, then a copy): an Inspect log inflates one small member per sample.
+        return inflateRawSync(raw, { chunkSize: Math.min(Math.max(64, member.size + 1), MAX_CHUNK) });
       case ZSTD:
         return Buffer.from(zstdDecompress(raw));
       default:

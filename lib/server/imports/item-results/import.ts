@@ -14,9 +14,10 @@ import { defaultLimits, type ImportLimits, type SpooledFile, type UploadFile } f
 import { IMPORT_COLUMNS, insertImport, lockImportableDecision, summaryFrom, type ImportRow } from "../import-record";
 import { requirePredictionTarget } from "../predictions";
 import { concurrentWinner, withSpooledUpload } from "../upload";
-import { checkDuplicates, checkGold, checkPositions, checkUnknownIds, moveToRun } from "./checks";
+import { checkDuplicates, checkItems } from "./checks";
 import { chooseFormat, normalizeMapping, readEvents, spoolPartners, type ChosenFormat } from "./files";
-import { createStaging, stageItems } from "./staging";
+import { stageItems, writeItems, type StagingOptions } from "./staging";
+import { isUniqueViolation } from "../tabular";
 import type { ItemResultsImportOptions, ItemResultsImportResult } from "./types";
 import { AppError } from "../../errors";
 
@@ -136,7 +137,14 @@ async function importSpooled(upload: ToolUpload): Promise<ItemResultsImportResul
   const positionIds = upload.mapping.idField === "position" ? await datasetOrder(upload) : undefined;
   const content = await upload.main.content();
   if (upload.handOver && computesHere(database)) warmWorkersFor(upload.target.version.itemCount);
-  const loaded = await withRawTx(database, (tx) => loadToolRun(tx, upload, content, positionIds));
+  let loaded: LoadedRun | null;
+  try {
+    loaded = await withRawTx(database, (tx) => loadToolRun(tx, upload, content, positionIds));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await withRawTx(database, (tx) => reportDuplicates(tx, upload, positionIds));
+    throw error;
+  }
   if (!loaded) return concurrentWinner(findExisting);
   if (upload.handOver) {
     if (loaded.joined) handOverRunInput(loaded.result.runId, loaded.joined);
@@ -163,10 +171,27 @@ interface LoadedRun {
   joined: JoinedColumns | null;
 }
 
+/** What the item stream needs from the upload: the mapping, positional ids, the row limit. */
+const stagingOptions = (upload: ToolUpload, positionIds: string[] | undefined): StagingOptions => ({
+  mapping: upload.mapping,
+  positionIds,
+  maxRows: upload.limits.maxRows,
+  uploadId: upload.options.uploadId,
+});
+
+const checkOf = (upload: ToolUpload) => ({
+  version: upload.target.version,
+  format: upload.chosen.parser.id,
+  idField: upload.mapping.idField,
+  positiveClass: upload.target.positiveClass,
+});
+
 /**
- * The upload's transaction: the items staged and checked, the Import row, the run's table, the
- * run with its score basis and provenance, and the audit event — or nothing when a concurrent
- * upload of the same bytes and mapping won (null).
+ * The upload's transaction, shaped like a predictions upload's: the run's table created and the
+ * mapped items COPYed straight into it (a repeated id fails the COPY: `reportDuplicates` names
+ * them), the file's faults checked in one join to the dataset, then the Import row, the run with
+ * its score basis and provenance, and the audit event — or nothing when a concurrent upload of
+ * the same bytes and mapping won (null).
  */
 async function loadToolRun(
   tx: RawTx,
@@ -178,50 +203,49 @@ async function loadToolRun(
   await lockImportableDecision(tx, decisionId);
   await lockImportKey(tx, `${decisionId}:PREDICTIONS:${sha256}`);
   if (await findImportedToolRun(tx.query, upload.key)) return null;
-  await createStaging(tx);
   // The checks join the staged items (no statistics yet) to the dataset: hash joins, never a
   // nested loop over both (the same choice as the predictions upload's join check, predictions.ts).
   await tx.query(`SET LOCAL work_mem = '256MB'`);
   await tx.query(`SET LOCAL enable_nestloop = off`);
-  const staged = await stageItems(tx, readEvents(upload.main, upload.chosen), {
-    mapping: upload.mapping,
-    positionIds,
-    maxRows: upload.limits.maxRows,
-    uploadId: upload.options.uploadId,
-  });
-  const format = upload.chosen.parser.id;
-  if (staged.issues.failed) staged.issues.reject(format);
-  if (!staged.run || !staged.mapper) staged.issues.reject(format);
-  const check = {
-    version: upload.target.version,
-    format,
-    idField: upload.mapping.idField,
-    positiveClass: upload.target.positiveClass,
-  };
-  await checkDuplicates(tx, check);
+  const runId = await reserveRunId(tx);
+  await createRunTable(tx, runId);
+  const staged = await writeItems(
+    tx,
+    runId,
+    readEvents(upload.main, upload.chosen),
+    stagingOptions(upload, positionIds),
+  );
+  const check = checkOf(upload);
+  if (staged.issues.failed || !staged.run || !staged.mapper) staged.issues.reject(check.format);
+  const verified = await checkItems(tx, check, datasetVersionId);
   const warnings: string[] = [];
-  if (upload.mapping.idField === "position") {
-    const verified = await checkPositions(tx, check, datasetVersionId);
+  if (upload.mapping.idField === "position")
     warnings.push(
       verified > 0
         ? `Positional ids: ${verified} of ${staged.rows} item(s) verified against the dataset's text.`
         : "Positional ids: the file carries no input text to compare with the dataset's, so the order could not be verified.",
     );
-  }
-  const runId = await reserveRunId(tx);
-  await createRunTable(tx, runId);
-  await moveToRun(tx, runId);
-  await checkUnknownIds(tx, check, runId, datasetVersionId);
-  await checkGold(tx, check, datasetVersionId);
   const provenance: RunProvenance = {
     ...staged.run!,
-    format,
+    format: check.format,
     scoreBasis: staged.mapper!.scoreBasis,
     mapping: upload.mapping,
     unknownScoreCount: staged.mapper!.unknownScoreCount,
     ...(upload.chosen.partnersUsed.length ? { partners: upload.chosen.partnersUsed } : {}),
   };
   return recordToolRun(tx, upload, { runId, rowCount: staged.rows, provenance, content, warnings });
+}
+
+/**
+ * Error path after a repeated id failed the COPY (its transaction is gone): the items read again
+ * into the staging table of a transaction of their own, and the file's issues or its duplicates
+ * rejected, every repeat named with where it is and where the id was first.
+ */
+async function reportDuplicates(tx: RawTx, upload: ToolUpload, positionIds: string[] | undefined): Promise<void> {
+  const staged = await stageItems(tx, readEvents(upload.main, upload.chosen), stagingOptions(upload, positionIds));
+  const check = checkOf(upload);
+  if (staged.issues.failed) staged.issues.reject(check.format);
+  await checkDuplicates(tx, check);
 }
 
 /** The join read (for the metrics job), the Import row, the run row and its audit event. */
