@@ -26,8 +26,26 @@ async function signInCapturingAction(browser: Browser, baseURL: string) {
     cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; "),
     origin: baseURL,
   };
-  const list = await page.request.get("/api/v1/decisions");
-  decisionId = ((await list.json()) as { decisions: { id: string }[] }).decisions[0]!.id;
+  // A draft of its own: other specs running beside this one submit and approve the demo's decisions,
+  // and an upload to a decision that is not editable is refused (409) before its body is read.
+  const created = await page.request.post("/api/v1/decisions", {
+    headers: { origin: baseURL },
+    data: {
+      title: `Body limits ${Date.now()}`,
+      description: "An editable draft for the upload limits.",
+      positiveClass: "flagged",
+      prevalence: 0.05,
+      costFn: 10,
+      costFp: 1,
+      currency: "EUR",
+      recallFloor: 0.5,
+      precisionFloor: 0.1,
+      operatingThreshold: 0.5,
+      quorum: 1,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  decisionId = ((await created.json()) as { decision: { id: string } }).decision.id;
   await context.close();
 }
 
