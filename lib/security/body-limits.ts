@@ -59,7 +59,7 @@ export function bodyLimitFor(pathname: string, contentType: string | undefined):
 }
 
 /** "16 KiB", "1 MiB", "2 GiB", "1,000,000 bytes": the limit as a refusal states it. */
-export function formatBytes(n: number): string {
+export function formatLimit(n: number): string {
   if (n % (1 << 30) === 0) return `${n / (1 << 30)} GiB`;
   if (n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
   if (n % 1024 === 0) return `${n / 1024} KiB`;
@@ -67,8 +67,8 @@ export function formatBytes(n: number): string {
 }
 
 /** The refusal's message and the JSON API's error body (code PAYLOAD_TOO_LARGE, as AppError writes it). */
-export function tooLargeMessage(limit: BodyLimit): string {
-  return `${limit.what} is larger than ${formatBytes(limit.bytes)}.`;
+export function tooLargeMessage(limit: Pick<BodyLimit, "bytes" | "what">): string {
+  return `${limit.what} is larger than ${formatLimit(limit.bytes)}.`;
 }
 
 export function tooLargeJson(limit: BodyLimit): string {

@@ -1,5 +1,5 @@
 import "server-only";
-import { formatBytes, MAX_JSON_BODY_BYTES } from "@/lib/security/body-limits";
+import { MAX_JSON_BODY_BYTES, tooLargeMessage } from "@/lib/security/body-limits";
 import { AppError } from "./errors";
 
 // The limits are lib/security/body-limits.ts's, which the guard in front of Next enforces first
@@ -26,7 +26,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
  */
 export async function readBoundedBody(req: Request, maxBytes: number, what: string): Promise<Buffer> {
   const tooLarge = () =>
-    new AppError("PAYLOAD_TOO_LARGE", `${what} is larger than ${formatBytes(maxBytes)}.`, {
+    new AppError("PAYLOAD_TOO_LARGE", tooLargeMessage({ bytes: maxBytes, what }), {
       limit: maxBytes,
       unit: "bytes",
     });
